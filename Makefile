@@ -1,0 +1,97 @@
+# sinew: build, test, run. `make` builds build/libsinew.a, build/libsinew.so and build/sinew.
+# `make test` runs every test; `make test SAN=1` does it under ASan + UBSan; `make run` is the
+# quick start. Layering (DESIGN.md) is enforced by include paths: collision/ sees only include/
+# and itself; solver/ adds collision/; scene/, tools/, rig/, ragdoll/ see include/ only.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+DEPS_OK := $(shell sh scripts/deps.sh >&2 && echo ok)
+ifneq ($(DEPS_OK),ok)
+$(error scripts/deps.sh could not provide the build dependencies (see the message above))
+endif
+
+STB_CFLAGS := -I/usr/include/stb
+WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wmissing-prototypes -Wshadow -Wswitch
+ifdef CI
+WARN    += -Werror
+endif
+OPT     ?= -O2 -g
+CFLAGS_BASE := $(WARN) $(OPT) -ffp-contract=off -fPIC -fvisibility=hidden -D_POSIX_C_SOURCE=200809L $(STB_CFLAGS)
+LDLIBS  := -ljansson -lm
+
+ifdef SAN
+BUILD   := build/san
+CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+OBJ := $(BUILD)/obj
+
+COLLISION_SRC := $(wildcard collision/*.c)
+SOLVER_SRC    := $(wildcard solver/*.c solver/joints/*.c)
+SCENE_SRC     := $(wildcard scene/*.c)
+RIG_SRC       := $(wildcard rig/*.c ragdoll/*.c)
+LIB_SRC       := $(COLLISION_SRC) $(SOLVER_SRC) $(SCENE_SRC) $(RIG_SRC)
+LIB_OBJ       := $(LIB_SRC:%.c=$(OBJ)/%.o)
+TOOL_SRC      := $(wildcard tools/*.c)
+TOOL_OBJ      := $(TOOL_SRC:%.c=$(OBJ)/%.o)
+TEST_SRC      := $(wildcard tests/test_*.c)
+TEST_BIN      := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SUPPORT  := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(OBJ)/%.o)
+
+INC_collision := -Iinclude -Icollision
+INC_solver    := -Iinclude -Icollision -Isolver
+INC_scene     := -Iinclude -Iscene
+INC_rig       := -Iinclude
+INC_ragdoll   := -Iinclude
+INC_tools     := -Iinclude
+INC_tests     := -Iinclude -Icollision -Itests
+
+.PHONY: all lib test run bench install clean golden format
+all: $(BUILD)/libsinew.a $(BUILD)/libsinew.so $(BUILD)/sinew
+lib: $(BUILD)/libsinew.a $(BUILD)/libsinew.so
+
+# The include path of a file is chosen by its top-level directory.
+layer = $(firstword $(subst /, ,$(1)))
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(INC_$(call layer,$<)) -MMD -MP -c $< -o $@
+
+$(BUILD)/libsinew.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libsinew.so: $(LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/sinew: $(TOOL_OBJ) $(BUILD)/libsinew.a
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libsinew.a $(LDLIBS)
+
+$(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a -lcmocka $(LDLIBS)
+
+test: $(TEST_BIN) $(BUILD)/sinew
+	@sh scripts/run_tests.sh $(BUILD) $(TEST_BIN)
+
+run: all
+	@sh scripts/run_scenes.sh $(BUILD)/sinew scenes/*.json
+
+golden: $(BUILD)/sinew
+	@sh scripts/golden.sh $(BUILD)/sinew update
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include/sinew $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 include/sinew/*.h $(DESTDIR)$(PREFIX)/include/sinew/
+	install -m 644 $(BUILD)/libsinew.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libsinew.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/sinew $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/sinew.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sinew.pc
+
+clean:
+	rm -rf build out
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,211 @@
+/* sinew/sinew.h: the whole engine API (worlds, bodies, shapes, events). Include this one header.
+ *
+ * A short manual
+ * --------------
+ * sinew simulates rigid bodies in 2D. You make a world, put bodies in it, give the bodies shapes,
+ * and step the world at a fixed rate:
+ *
+ *     sinew_world_def wd = sinew_default_world_def();
+ *     sinew_world_id world = sinew_create_world(&wd);
+ *     sinew_body_def bd = sinew_default_body_def();
+ *     bd.type = SINEW_DYNAMIC_BODY;
+ *     bd.position = sinew_v2(0.0f, 4.0f);
+ *     sinew_body_id box = sinew_create_body(world, &bd);
+ *     sinew_shape_def sd = sinew_default_shape_def();
+ *     sinew_polygon square = sinew_make_box(0.5f, 0.5f);
+ *     sinew_create_polygon_shape(box, &sd, &square);
+ *     for (int i = 0; i < 60; ++i) sinew_world_step(world, 1.0f / 60.0f, 4);
+ *     sinew_destroy_world(world);
+ *
+ * Units are metres, kilograms, seconds and radians unless the world's length_units_per_meter
+ * says otherwise (pixels: 100). Everything you hold is a small value handle (sinew_body_id, ...);
+ * a handle to something destroyed is detected and refused. Misuse never crashes: the call reports
+ * an error code and message through the error callback, returns false / a null id, and changes
+ * nothing. Calls that change the world are refused while it is stepping.
+ *
+ * One step: broadphase (dynamic AABB tree) -> narrowphase (manifolds with feature ids) ->
+ * substeps of the soft-constraint solver (integrate velocities, warm start, solve, integrate
+ * positions, relax) -> restitution -> continuous collision -> islands and sleep -> events.
+ */
+#ifndef SINEW_SINEW_H
+#define SINEW_SINEW_H
+
+#include "base.h"
+#include "collision.h"
+#include "id.h"
+#include "math.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- defaults */
+
+SINEW_API sinew_world_def sinew_default_world_def(void);
+SINEW_API sinew_body_def sinew_default_body_def(void);
+SINEW_API sinew_shape_def sinew_default_shape_def(void);
+
+/* ---------------------------------------------------------------- world */
+
+/** Create a world (at most 128 at once). Returns the null id and reports on a bad def. */
+SINEW_API sinew_world_id sinew_create_world(const sinew_world_def *def);
+/** Destroy a world and everything in it. */
+SINEW_API bool sinew_destroy_world(sinew_world_id world);
+/** Is this a live world? Never reports. */
+SINEW_API bool sinew_world_is_valid(sinew_world_id world);
+/** Advance by dt seconds (> 0) in substeps (1..64) solver substeps. */
+SINEW_API bool sinew_world_step(sinew_world_id world, float dt, int substeps);
+/** 64-bit hash of every body's position, angle and velocities, bit for bit, in creation order. */
+SINEW_API uint64_t sinew_world_get_hash(sinew_world_id world);
+SINEW_API sinew_counters sinew_world_get_counters(sinew_world_id world);
+SINEW_API bool sinew_world_set_gravity(sinew_world_id world, sinew_vec2 gravity);
+SINEW_API sinew_vec2 sinew_world_get_gravity(sinew_world_id world);
+/** Turn sleeping on or off (off wakes every body). */
+SINEW_API bool sinew_world_enable_sleep(sinew_world_id world, bool flag);
+SINEW_API bool sinew_world_enable_continuous(sinew_world_id world, bool flag);
+/** Contact stiffness (Hz), damping ratio and push-out speed (m/s). */
+SINEW_API bool sinew_world_set_contact_tuning(sinew_world_id world, float hertz, float damping_ratio, float push_speed);
+SINEW_API bool sinew_world_set_restitution_threshold(sinew_world_id world, float speed);
+/** Replace this world's error callback (NULL: use the process-wide one). */
+SINEW_API bool sinew_world_set_error_callback(sinew_world_id world, sinew_error_fn *fn, void *context);
+SINEW_API void *sinew_world_get_user_data(sinew_world_id world);
+SINEW_API float sinew_world_get_length_units_per_meter(sinew_world_id world);
+SINEW_API sinew_contact_events sinew_world_get_contact_events(sinew_world_id world);
+SINEW_API sinew_sensor_events sinew_world_get_sensor_events(sinew_world_id world);
+SINEW_API sinew_body_events sinew_world_get_body_events(sinew_world_id world);
+
+/* ---------------------------------------------------------------- bodies */
+
+SINEW_API sinew_body_id sinew_create_body(sinew_world_id world, const sinew_body_def *def);
+/** Destroy a body with its shapes, contacts and joints. */
+SINEW_API bool sinew_destroy_body(sinew_body_id body);
+SINEW_API bool sinew_body_is_valid(sinew_body_id body);
+SINEW_API sinew_world_id sinew_body_get_world(sinew_body_id body);
+
+SINEW_API sinew_body_type sinew_body_get_type(sinew_body_id body);
+/** Change static / kinematic / dynamic at run time; shapes, joints and velocity are kept. */
+SINEW_API bool sinew_body_set_type(sinew_body_id body, sinew_body_type type);
+
+SINEW_API sinew_vec2 sinew_body_get_position(sinew_body_id body);
+SINEW_API float sinew_body_get_angle(sinew_body_id body);
+SINEW_API sinew_rot sinew_body_get_rotation(sinew_body_id body);
+SINEW_API sinew_transform sinew_body_get_transform(sinew_body_id body);
+/** Teleport the body origin (no velocity change); wakes it. */
+SINEW_API bool sinew_body_set_transform(sinew_body_id body, sinew_vec2 position, float angle);
+SINEW_API bool sinew_body_set_position(sinew_body_id body, sinew_vec2 position);
+SINEW_API bool sinew_body_set_angle(sinew_body_id body, float angle);
+SINEW_API sinew_vec2 sinew_body_get_world_center(sinew_body_id body);
+SINEW_API sinew_vec2 sinew_body_get_local_center(sinew_body_id body);
+SINEW_API sinew_vec2 sinew_body_get_world_point(sinew_body_id body, sinew_vec2 local_point);
+SINEW_API sinew_vec2 sinew_body_get_local_point(sinew_body_id body, sinew_vec2 world_point);
+SINEW_API sinew_vec2 sinew_body_get_world_vector(sinew_body_id body, sinew_vec2 local_vector);
+SINEW_API sinew_vec2 sinew_body_get_local_vector(sinew_body_id body, sinew_vec2 world_vector);
+
+/** Velocity of the body origin, length units / s. */
+SINEW_API sinew_vec2 sinew_body_get_linear_velocity(sinew_body_id body);
+SINEW_API float sinew_body_get_angular_velocity(sinew_body_id body);
+SINEW_API bool sinew_body_set_linear_velocity(sinew_body_id body, sinew_vec2 velocity);
+SINEW_API bool sinew_body_set_angular_velocity(sinew_body_id body, float omega);
+/** Velocity of a world point fixed to the body. */
+SINEW_API sinew_vec2 sinew_body_get_point_velocity(sinew_body_id body, sinew_vec2 world_point);
+
+/** Kinematic bodies (Godot's AnimatableBody2D): set the velocity that carries the body to target
+ * in dt seconds, so it pushes dynamic bodies along the way. Dynamic bodies are refused. */
+SINEW_API bool sinew_body_move_to(sinew_body_id body, sinew_transform target, float dt);
+
+/** Force at a world point, N; accumulates until the end of the next step. */
+SINEW_API bool sinew_body_apply_force(sinew_body_id body, sinew_vec2 force, sinew_vec2 point, bool wake);
+SINEW_API bool sinew_body_apply_force_to_center(sinew_body_id body, sinew_vec2 force, bool wake);
+/** Torque, N m. */
+SINEW_API bool sinew_body_apply_torque(sinew_body_id body, float torque, bool wake);
+/** Impulse at a world point, N s: changes velocity at once. */
+SINEW_API bool sinew_body_apply_linear_impulse(sinew_body_id body, sinew_vec2 impulse, sinew_vec2 point, bool wake);
+SINEW_API bool sinew_body_apply_linear_impulse_to_center(sinew_body_id body, sinew_vec2 impulse, bool wake);
+/** Angular impulse, N m s. */
+SINEW_API bool sinew_body_apply_angular_impulse(sinew_body_id body, float impulse, bool wake);
+
+SINEW_API float sinew_body_get_mass(sinew_body_id body);
+/** Rotational inertia about the centre of mass, kg m^2. */
+SINEW_API float sinew_body_get_rotational_inertia(sinew_body_id body);
+SINEW_API sinew_mass_data sinew_body_get_mass_data(sinew_body_id body);
+/** Override mass, centre and inertia (dynamic bodies). Adding a shape with update_body_mass
+ * recomputes from shapes again. */
+SINEW_API bool sinew_body_set_mass_data(sinew_body_id body, sinew_mass_data mass_data);
+/** Recompute mass from the shapes. */
+SINEW_API bool sinew_body_apply_mass_from_shapes(sinew_body_id body);
+
+SINEW_API bool sinew_body_set_linear_damping(sinew_body_id body, float damping);
+SINEW_API float sinew_body_get_linear_damping(sinew_body_id body);
+SINEW_API bool sinew_body_set_angular_damping(sinew_body_id body, float damping);
+SINEW_API float sinew_body_get_angular_damping(sinew_body_id body);
+SINEW_API bool sinew_body_set_gravity_scale(sinew_body_id body, float scale);
+SINEW_API float sinew_body_get_gravity_scale(sinew_body_id body);
+SINEW_API bool sinew_body_set_fixed_rotation(sinew_body_id body, bool flag);
+SINEW_API bool sinew_body_is_fixed_rotation(sinew_body_id body);
+SINEW_API bool sinew_body_set_bullet(sinew_body_id body, bool flag);
+SINEW_API bool sinew_body_is_bullet(sinew_body_id body);
+SINEW_API bool sinew_body_set_sleep_threshold(sinew_body_id body, float speed);
+
+/** Wake (true) or put to sleep (false) the body's whole island. */
+SINEW_API bool sinew_body_set_awake(sinew_body_id body, bool awake);
+SINEW_API bool sinew_body_is_awake(sinew_body_id body);
+/** Allow or forbid this body to sleep (forbidding wakes it). */
+SINEW_API bool sinew_body_enable_sleep(sinew_body_id body, bool flag);
+SINEW_API bool sinew_body_is_sleep_enabled(sinew_body_id body);
+
+/** Take the body out of the simulation (no contacts, not in queries), keeping shapes and joints. */
+SINEW_API bool sinew_body_disable(sinew_body_id body);
+/** Put a disabled body back. */
+SINEW_API bool sinew_body_enable(sinew_body_id body);
+SINEW_API bool sinew_body_is_enabled(sinew_body_id body);
+
+SINEW_API bool sinew_body_set_user_data(sinew_body_id body, void *user_data);
+SINEW_API void *sinew_body_get_user_data(sinew_body_id body);
+
+SINEW_API int sinew_body_get_shape_count(sinew_body_id body);
+/** Write up to capacity shape ids; returns how many were written. */
+SINEW_API int sinew_body_get_shapes(sinew_body_id body, sinew_shape_id *shapes, int capacity);
+/** Number of touching contacts of the body. */
+SINEW_API int sinew_body_get_contact_count(sinew_body_id body);
+/** The body's touching contacts, normals pointing towards this body; returns how many were written. */
+SINEW_API int sinew_body_get_contacts(sinew_body_id body, sinew_body_contact *contacts, int capacity);
+/** The body's touching contacts as whole manifolds; returns how many were written. */
+SINEW_API int sinew_body_get_contact_data(sinew_body_id body, sinew_contact_data *contacts, int capacity);
+/** Bounding box of all the body's shapes. */
+SINEW_API sinew_aabb sinew_body_compute_aabb(sinew_body_id body);
+
+/* ---------------------------------------------------------------- shapes */
+
+SINEW_API sinew_shape_id sinew_create_circle_shape(sinew_body_id body, const sinew_shape_def *def, const sinew_circle *circle);
+SINEW_API sinew_shape_id sinew_create_capsule_shape(sinew_body_id body, const sinew_shape_def *def, const sinew_capsule *capsule);
+/** Boxes are polygons: see sinew_make_box and friends. */
+SINEW_API sinew_shape_id sinew_create_polygon_shape(sinew_body_id body, const sinew_shape_def *def, const sinew_polygon *polygon);
+/** Destroy a shape; update_body_mass recomputes the body's mass from what is left. */
+SINEW_API bool sinew_destroy_shape(sinew_shape_id shape, bool update_body_mass);
+SINEW_API bool sinew_shape_is_valid(sinew_shape_id shape);
+SINEW_API sinew_shape_type sinew_shape_get_type(sinew_shape_id shape);
+SINEW_API sinew_body_id sinew_shape_get_body(sinew_shape_id shape);
+/** The shape's geometry in its body's frame. */
+SINEW_API sinew_geometry sinew_shape_get_geometry(sinew_shape_id shape);
+SINEW_API bool sinew_shape_set_density(sinew_shape_id shape, float density, bool update_body_mass);
+SINEW_API float sinew_shape_get_density(sinew_shape_id shape);
+SINEW_API bool sinew_shape_set_friction(sinew_shape_id shape, float friction);
+SINEW_API float sinew_shape_get_friction(sinew_shape_id shape);
+SINEW_API bool sinew_shape_set_restitution(sinew_shape_id shape, float restitution);
+SINEW_API float sinew_shape_get_restitution(sinew_shape_id shape);
+/** Godot-style collision layer and mask. */
+SINEW_API bool sinew_shape_set_filter(sinew_shape_id shape, uint32_t layer, uint32_t mask);
+SINEW_API uint32_t sinew_shape_get_layer(sinew_shape_id shape);
+SINEW_API uint32_t sinew_shape_get_mask(sinew_shape_id shape);
+SINEW_API bool sinew_shape_is_sensor(sinew_shape_id shape);
+SINEW_API bool sinew_shape_set_user_data(sinew_shape_id shape, void *user_data);
+SINEW_API void *sinew_shape_get_user_data(sinew_shape_id shape);
+/** World bounding box (tight, not the broadphase's fat one). */
+SINEW_API sinew_aabb sinew_shape_get_aabb(sinew_shape_id shape);
+SINEW_API sinew_mass_data sinew_shape_get_mass_data(sinew_shape_id shape);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

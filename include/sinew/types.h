@@ -1,0 +1,161 @@
+/* sinew/types.h: definition structs with their defaults, enums and event records. */
+#ifndef SINEW_TYPES_H
+#define SINEW_TYPES_H
+
+#include "base.h"
+#include "collision.h"
+#include "id.h"
+#include "math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** World settings. Get one from sinew_default_world_def(), then change what you need. */
+typedef struct sinew_world_def {
+	sinew_vec2 gravity;            /**< length units / s^2; default (0, -10) */
+	float length_units_per_meter;  /**< scales every internal tolerance; default 1 (100 for a pixel world) */
+	float contact_hertz;           /**< contact stiffness, Hz; default 30 (capped at a quarter of the substep rate) */
+	float contact_damping_ratio;   /**< contact bounciness damping, non-dimensional; default 10 */
+	float contact_push_max_speed;  /**< fastest a contact pushes overlapping shapes apart, m/s; default 3 */
+	float restitution_threshold;   /**< approach speed below which contacts do not bounce, m/s; default 1 */
+	float joint_hertz;             /**< stiffness of a joint's position correction, Hz; default 60 */
+	float joint_damping_ratio;     /**< default 5 */
+	float maximum_linear_speed;    /**< clamp on body speed, m/s; default 400 */
+	bool enable_sleep;             /**< resting islands may sleep; default true */
+	bool enable_continuous;        /**< sweep fast bodies against static geometry; default true */
+	int body_capacity;             /**< bodies to reserve room for up front (0: grow as needed) */
+	int shape_capacity;            /**< shapes to reserve room for */
+	int contact_capacity;          /**< contacts to reserve room for */
+	sinew_error_fn *error_fn;      /**< error callback for this world; NULL: the process-wide one */
+	void *error_context;           /**< passed to error_fn */
+	void *user_data;               /**< yours */
+	int internal_value;            /**< set by sinew_default_world_def; catches a def that was not initialised */
+} sinew_world_def;
+
+/** Static bodies never move; kinematic bodies move by their velocity and are not pushed; dynamic
+ * bodies respond to forces and contacts. */
+typedef enum sinew_body_type {
+	SINEW_STATIC_BODY = 0,
+	SINEW_KINEMATIC_BODY = 1,
+	SINEW_DYNAMIC_BODY = 2,
+	SINEW_BODY_TYPE_COUNT
+} sinew_body_type;
+
+/** Body settings. Get one from sinew_default_body_def(). */
+typedef struct sinew_body_def {
+	sinew_body_type type;       /**< default static */
+	sinew_vec2 position;        /**< world position of the body origin */
+	float angle;                /**< radians */
+	sinew_vec2 linear_velocity; /**< of the body origin, length units / s */
+	float angular_velocity;     /**< rad / s */
+	float linear_damping;       /**< 1/s; default 0 */
+	float angular_damping;      /**< 1/s; default 0 */
+	float gravity_scale;        /**< default 1 */
+	float sleep_threshold;      /**< speed below which the body may sleep, m/s; default 0.05 */
+	void *user_data;            /**< yours */
+	bool can_sleep;             /**< default true */
+	bool is_awake;              /**< default true */
+	bool fixed_rotation;        /**< never rotates; default false */
+	bool is_bullet;             /**< continuous collision against dynamic bodies too; default false */
+	bool is_enabled;            /**< default true: in the simulation */
+	int internal_value;
+} sinew_body_def;
+
+/** Shape settings. Get one from sinew_default_shape_def(). */
+typedef struct sinew_shape_def {
+	void *user_data;            /**< yours */
+	float density;              /**< kg / m^2 (kg per square length unit); default 1 */
+	float friction;             /**< Coulomb coefficient; default 0.6 */
+	float restitution;          /**< 0 (no bounce) to 1; default 0 */
+	uint32_t layer;             /**< the layers this shape is on; default 1 */
+	uint32_t mask;              /**< the layers this shape sees; default 1. Two shapes collide when
+	                                 (a.layer & b.mask) || (b.layer & a.mask), as in Godot */
+	bool is_sensor;             /**< detects overlaps, never pushes; default false */
+	bool enable_contact_events; /**< report contact begin/end; default true */
+	bool enable_sensor_events;  /**< be seen by sensors; default true */
+	bool update_body_mass;      /**< recompute the body's mass when this shape is added; default true */
+	int internal_value;
+} sinew_shape_def;
+
+/** Counters of a world after its last step. */
+typedef struct sinew_counters {
+	int body_count;
+	int shape_count;
+	int contact_count;      /**< touching contacts (manifolds with points) */
+	int pair_count;         /**< broadphase pairs with overlapping fat boxes */
+	int joint_count;
+	int awake_body_count;
+	int island_count;       /**< awake islands in the last step */
+	int static_tree_height;
+	int tree_height;        /**< the taller of the kinematic and dynamic trees */
+	int step_count;         /**< steps taken */
+} sinew_counters;
+
+/** Two shapes began touching. The manifold is in world space, normal from shape_a to shape_b. */
+typedef struct sinew_contact_begin_event {
+	sinew_shape_id shape_a, shape_b;
+	sinew_manifold manifold;
+	float approach_speed; /**< relative speed along the normal when they met, length units / s (>= 0 approaching) */
+} sinew_contact_begin_event;
+
+/** Two shapes stopped touching (or one of them was destroyed or disabled: then check the ids). */
+typedef struct sinew_contact_end_event {
+	sinew_shape_id shape_a, shape_b;
+} sinew_contact_end_event;
+
+/** The contact events of the last step; valid until the next step or until the world changes. */
+typedef struct sinew_contact_events {
+	const sinew_contact_begin_event *begin_events;
+	const sinew_contact_end_event *end_events;
+	int begin_count;
+	int end_count;
+} sinew_contact_events;
+
+/** A shape entered or left a sensor. */
+typedef struct sinew_sensor_event {
+	sinew_shape_id sensor_shape, visitor_shape;
+} sinew_sensor_event;
+
+typedef struct sinew_sensor_events {
+	const sinew_sensor_event *begin_events;
+	const sinew_sensor_event *end_events;
+	int begin_count;
+	int end_count;
+} sinew_sensor_events;
+
+/** A body moved in the last step (awake dynamic and kinematic bodies), or fell asleep. */
+typedef struct sinew_body_move_event {
+	sinew_body_id body;
+	sinew_transform transform;
+	void *user_data;
+	bool fell_asleep;
+} sinew_body_move_event;
+
+typedef struct sinew_body_events {
+	const sinew_body_move_event *move_events;
+	int move_count;
+} sinew_body_events;
+
+/** One contact of a body, as the body sees it (Godot's get_contact_local_normal and friends). */
+typedef struct sinew_body_contact {
+	sinew_shape_id shape;       /**< this body's shape */
+	sinew_shape_id other_shape; /**< the shape touched */
+	sinew_body_id other_body;
+	sinew_vec2 point;           /**< world point (the deepest point when there are two) */
+	sinew_vec2 normal;          /**< unit, world, pointing from the other shape towards this body */
+	float separation;           /**< negative when overlapping */
+	float normal_impulse;       /**< total normal impulse of the last step, N s */
+	int point_count;
+} sinew_body_contact;
+
+/** A contact between two shapes with its whole manifold (normal from shape_a to shape_b). */
+typedef struct sinew_contact_data {
+	sinew_shape_id shape_a, shape_b;
+	sinew_manifold manifold;
+} sinew_contact_data;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Run every cmocka test binary, then the golden-hash check of every scene; print one closing line
+# "N passed, N failed" and exit non-zero if anything failed.
+build=$1; shift
+passed=0; failed=0; failed_names=""
+for t in "$@"; do
+	name=$(basename "$t")
+	out=$("$t" 2>&1); rc=$?
+	printf '%s\n' "$out"
+	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+	if [ $rc -ne 0 ] && [ -z "$f" ]; then failed=$((failed + 1)); fi
+	[ $rc -ne 0 ] && failed_names="$failed_names $name"
+done
+if [ -x "$build/sinew" ] && [ -d tests/golden ]; then
+	if sh scripts/golden.sh "$build/sinew" check; then passed=$((passed + 1)); else
+		failed=$((failed + 1)); failed_names="$failed_names golden"; fi
+fi
+[ -n "$failed_names" ] && echo "failing:$failed_names"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ -z "$failed_names" ]
