@@ -1,0 +1,98 @@
+/* sinew/scene.h: worlds built from JSON scene files (docs/scene-format.md), and trace files.
+ *
+ *     char error[512];
+ *     sinew_scene *scene = sinew_scene_load_file("scenes/stack10.json", error, sizeof error);
+ *     if (scene == NULL) { fprintf(stderr, "%s\n", error); return 2; }
+ *     for (int i = 0; i < sinew_scene_get_default_steps(scene); ++i) sinew_scene_step(scene);
+ *     sinew_scene_destroy(scene);
+ *
+ * A scene owns its world. Loading validates the whole file before it creates anything, so a file
+ * that fails leaves nothing behind; the error reads "FILE:LINE:COL: key.path[3].sub: message".
+ * Angles in files are degrees; everything this header hands back is in radians, like the rest of
+ * the API. Lengths, masses and times are in the scene's own units. */
+#ifndef SINEW_SCENE_H
+#define SINEW_SCENE_H
+
+#include "sinew.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The scene format version this build reads (the value of "sinew_scene"). */
+#define SINEW_SCENE_FORMAT_VERSION 1
+
+/** A world built from a scene file, with its settings and timed script. Opaque. */
+typedef struct sinew_scene sinew_scene;
+
+/** Load a scene file. On failure returns NULL and writes one line to error (may be NULL). */
+SINEW_API sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_size);
+/** Load a scene from JSON text; name (e.g. "pendulum.json") stands for the file in messages. */
+SINEW_API sinew_scene *sinew_scene_load_string(const char *text, const char *name, char *error, size_t error_size);
+/** Destroy the scene and its world (NULL is harmless). */
+SINEW_API void sinew_scene_destroy(sinew_scene *scene);
+
+/** The scene's display name: the file name without its directories, e.g. "pyramid20.json". */
+SINEW_API const char *sinew_scene_get_name(const sinew_scene *scene);
+/** The world the scene built (owned by the scene: do not destroy it). */
+SINEW_API sinew_world_id sinew_scene_get_world(const sinew_scene *scene);
+/** Steps per second, Hz (world.hz); the step is 1/hz seconds. */
+SINEW_API float sinew_scene_get_hz(const sinew_scene *scene);
+/** Solver substeps per step (world.substeps). */
+SINEW_API int sinew_scene_get_substeps(const sinew_scene *scene);
+/** Steps `sinew run` takes by default (world.steps). */
+SINEW_API int sinew_scene_get_default_steps(const sinew_scene *scene);
+/** Steps taken so far: the number of the next step (0 before the first). */
+SINEW_API int sinew_scene_get_step(const sinew_scene *scene);
+
+/** Apply the script ops due at the current step, step the world by 1/hz s in the scene's
+ * substeps, and count the step. Returns false if the engine reported an error meanwhile. */
+SINEW_API bool sinew_scene_step(sinew_scene *scene);
+/** Wall-clock seconds spent inside sinew_world_step so far (scripts and traces excluded), s. */
+SINEW_API double sinew_scene_get_world_step_seconds(const sinew_scene *scene);
+/** Engine errors reported while stepping (script ops the engine refused and the like). */
+SINEW_API int sinew_scene_get_error_count(const sinew_scene *scene);
+/** The last of those errors, "step N: message" ("" when there was none). */
+SINEW_API const char *sinew_scene_get_last_error(const sinew_scene *scene);
+
+/** The body with this name (the null id when there is none). */
+SINEW_API sinew_body_id sinew_scene_find_body(const sinew_scene *scene, const char *name);
+/** The shape with this name (the null id when there is none). */
+SINEW_API sinew_shape_id sinew_scene_find_shape(const sinew_scene *scene, const char *name);
+
+/** Bodies the file made, named or not, in file order (destroyed ones included). */
+SINEW_API int sinew_scene_get_body_count(const sinew_scene *scene);
+/** The id of the body made from bodies[index] (stale once a script destroys it). */
+SINEW_API sinew_body_id sinew_scene_get_body(const sinew_scene *scene, int index);
+/** The name of bodies[index], or NULL when it has none. */
+SINEW_API const char *sinew_scene_get_body_name(const sinew_scene *scene, int index);
+/** The index in "bodies" of the body that owns this shape, or -1 when the scene did not make it. */
+SINEW_API int sinew_scene_get_shape_body_index(const sinew_scene *scene, sinew_shape_id shape);
+
+/** Named bodies, in file order: how many there are. */
+SINEW_API int sinew_scene_get_named_body_count(const sinew_scene *scene);
+/** The i-th named body (0 <= i < count): its index in "bodies", or -1 when i is out of range. */
+SINEW_API int sinew_scene_get_named_body_index(const sinew_scene *scene, int i);
+
+/** A trace file being written (the Traces section of docs/scene-format.md). Opaque. */
+typedef struct sinew_trace sinew_trace;
+
+/** Start a trace of the scene at path, keeping every `every`-th step (>= 1). NULL on failure,
+ * with a message in error. */
+SINEW_API sinew_trace *sinew_trace_open(const sinew_scene *scene, const char *path, int every, char *error,
+                                        size_t error_size);
+/** Call after every sinew_scene_step: gathers that step's events and writes a frame when the
+ * step is a multiple of `every`. Returns false on a write error. */
+SINEW_API bool sinew_trace_record(sinew_trace *trace);
+/** Write a frame for the step just taken now (with the events gathered since the last frame). */
+SINEW_API bool sinew_trace_write_frame(sinew_trace *trace);
+/** Write the last step's frame if it is not written yet, finish the file and free the trace.
+ * Returns false if anything could not be written. */
+SINEW_API bool sinew_trace_close(sinew_trace *trace);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,391 @@
+/* The document: top-level keys, world settings, bodies and their shapes, names. Joints and rigs
+ * are refused until the engine has them. Everything is checked here, before a world exists. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const top_keys[] = {"sinew_scene", "world", "bodies", "joints", "rigs", "script", NULL};
+static const char *const world_keys[] = {"gravity", "length_units_per_meter", "hz", "substeps", "steps", "sleep", NULL};
+static const char *const body_keys[] = {
+	"name", "type", "position", "angle", "linear_velocity", "angular_velocity", "linear_damping",
+	"angular_damping", "gravity_scale", "fixed_rotation", "bullet", "awake", "can_sleep", "enabled", "mass",
+	"inertia", "layer", "mask", "shapes", NULL};
+
+/* Keys of each shape type: the common ones, then the type's own. */
+#define SHAPE_COMMON "type", "name", "density", "friction", "restitution", "layer", "mask", "sensor"
+static const char *const circle_keys[] = {SHAPE_COMMON, "radius", "center", NULL};
+static const char *const capsule_keys[] = {SHAPE_COMMON, "radius", "center1", "center2", "height", "center", "angle", NULL};
+static const char *const box_keys[] = {SHAPE_COMMON, "half_extents", "center", "angle", "radius", NULL};
+static const char *const shape_type_names[] = {"circle", "capsule", "box", NULL};
+
+enum { SHAPE_CIRCLE, SHAPE_CAPSULE, SHAPE_BOX };
+
+static bool out_of_memory(scene_parser *p, const char *path)
+{
+	return scene_fail(p, path, "out of memory");
+}
+
+static bool parse_world(scene_parser *p, json_t *world)
+{
+	scene_desc *d = p->desc;
+	if (world == NULL) return true;
+	if (!scene_expect_object(p, world, "world") || !scene_check_keys(p, world, "world", world_keys)) return false;
+	return scene_get_vec2(p, world, "world", "gravity", &d->gravity) &&
+	       scene_get_number(p, world, "world", "length_units_per_meter", SCENE_POSITIVE, &d->length_units_per_meter) &&
+	       scene_get_number(p, world, "world", "hz", SCENE_POSITIVE, &d->hz) &&
+	       scene_get_int(p, world, "world", "substeps", 1, 64, &d->substeps) &&
+	       scene_get_int(p, world, "world", "steps", 0, 1000000000, &d->steps) &&
+	       scene_get_bool(p, world, "world", "sleep", &d->sleep);
+}
+
+static bool parse_circle(scene_parser *p, json_t *s, const char *path, sinew_geometry *g)
+{
+	sinew_circle c = {{0.0f, 0.0f}, 0.0f};
+	if (!scene_check_keys(p, s, path, circle_keys) || !scene_require(p, s, path, "radius") ||
+	    !scene_get_number(p, s, path, "radius", SCENE_POSITIVE, &c.radius) ||
+	    !scene_get_vec2(p, s, path, "center", &c.center)) {
+		return false;
+	}
+	g->type = SINEW_SHAPE_CIRCLE;
+	g->u.circle = c;
+	return true;
+}
+
+/* Two forms: center1, center2, radius; or Godot's height (tip to tip, along local y), radius,
+ * center, angle. A file uses one. */
+static bool parse_capsule(scene_parser *p, json_t *s, const char *path, sinew_geometry *g)
+{
+	char child[SCENE_PATH_SIZE];
+	sinew_capsule c = {{0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f};
+	if (!scene_check_keys(p, s, path, capsule_keys) || !scene_require(p, s, path, "radius") ||
+	    !scene_get_number(p, s, path, "radius", SCENE_POSITIVE, &c.radius)) {
+		return false;
+	}
+	if (json_object_get(s, "height") != NULL) {
+		const char *other = json_object_get(s, "center1") != NULL ? "center1" : json_object_get(s, "center2") != NULL ? "center2" : NULL;
+		if (other != NULL) {
+			scene_path_key(child, path, other);
+			return scene_fail(p, child, "give either center1, center2 or height (with center, angle), not both");
+		}
+		float height = 0.0f, angle = 0.0f;
+		sinew_vec2 center = {0.0f, 0.0f};
+		if (!scene_get_number(p, s, path, "height", SCENE_POSITIVE, &height) ||
+		    !scene_get_vec2(p, s, path, "center", &center) || !scene_get_degrees(p, s, path, "angle", &angle)) {
+			return false;
+		}
+		if (height < 2.0f * c.radius) {
+			scene_path_key(child, path, "height");
+			return scene_fail(p, child, "expected at least 2 * radius (height is tip to tip)");
+		}
+		c = sinew_make_capsule_godot(height, c.radius, center, angle);
+	} else {
+		const char *other = json_object_get(s, "center") != NULL ? "center" : json_object_get(s, "angle") != NULL ? "angle" : NULL;
+		if (other != NULL) {
+			scene_path_key(child, path, other);
+			return scene_fail(p, child, "center and angle belong to the height form: give height too, or use center1, center2");
+		}
+		if (!scene_require(p, s, path, "center1") || !scene_require(p, s, path, "center2") ||
+		    !scene_get_vec2(p, s, path, "center1", &c.center1) || !scene_get_vec2(p, s, path, "center2", &c.center2)) {
+			return false;
+		}
+	}
+	g->type = SINEW_SHAPE_CAPSULE;
+	g->u.capsule = c;
+	return true;
+}
+
+/* half_extents are the outer size; a corner radius rounds the corners inside that size. */
+static bool parse_box(scene_parser *p, json_t *s, const char *path, sinew_geometry *g)
+{
+	char child[SCENE_PATH_SIZE];
+	sinew_vec2 h = {0.0f, 0.0f}, center = {0.0f, 0.0f};
+	float angle = 0.0f, radius = 0.0f;
+	if (!scene_check_keys(p, s, path, box_keys) || !scene_require(p, s, path, "half_extents") ||
+	    !scene_get_vec2(p, s, path, "half_extents", &h) || !scene_get_vec2(p, s, path, "center", &center) ||
+	    !scene_get_degrees(p, s, path, "angle", &angle) ||
+	    !scene_get_number(p, s, path, "radius", SCENE_NON_NEGATIVE, &radius)) {
+		return false;
+	}
+	if (!(h.x > 0.0f && h.y > 0.0f)) {
+		scene_path_key(child, path, "half_extents");
+		return scene_fail(p, child, "expected two positive numbers [hx, hy]");
+	}
+	if (radius >= h.x || radius >= h.y) {
+		scene_path_key(child, path, "radius");
+		return scene_fail(p, child, "expected less than the smaller half extent");
+	}
+	g->type = SINEW_SHAPE_POLYGON;
+	if (radius > 0.0f) g->u.polygon = sinew_make_rounded_box(h.x - radius, h.y - radius, center, angle, radius);
+	else if (center.x == 0.0f && center.y == 0.0f && angle == 0.0f) g->u.polygon = sinew_make_box(h.x, h.y);
+	else g->u.polygon = sinew_make_offset_box(h.x, h.y, center, angle);
+	return true;
+}
+
+/* Layer and mask default to the body's. */
+static bool parse_shape(scene_parser *p, json_t *s, const char *path, uint32_t layer, uint32_t mask,
+                        scene_shape_desc *out)
+{
+	int type = -1;
+	const char *name = NULL;
+	out->def = sinew_default_shape_def();
+	out->def.layer = layer;
+	out->def.mask = mask;
+	if (!scene_expect_object(p, s, path) || !scene_require(p, s, path, "type") ||
+	    !scene_get_choice(p, s, path, "type", shape_type_names, &type)) {
+		return false;
+	}
+	bool ok = false;
+	switch (type) {
+	case SHAPE_CIRCLE: ok = parse_circle(p, s, path, &out->geometry); break;
+	case SHAPE_CAPSULE: ok = parse_capsule(p, s, path, &out->geometry); break;
+	case SHAPE_BOX: ok = parse_box(p, s, path, &out->geometry); break;
+	}
+	if (!ok) return false;
+	if (!scene_get_string(p, s, path, "name", &name) ||
+	    !scene_get_number(p, s, path, "density", SCENE_NON_NEGATIVE, &out->def.density) ||
+	    !scene_get_number(p, s, path, "friction", SCENE_NON_NEGATIVE, &out->def.friction) ||
+	    !scene_get_number(p, s, path, "restitution", SCENE_NON_NEGATIVE, &out->def.restitution) ||
+	    !scene_get_uint32(p, s, path, "layer", &out->def.layer) ||
+	    !scene_get_uint32(p, s, path, "mask", &out->def.mask) ||
+	    !scene_get_bool(p, s, path, "sensor", &out->def.is_sensor)) {
+		return false;
+	}
+	out->name = scene_strdup(name);
+	if (name != NULL && out->name == NULL) return out_of_memory(p, path);
+	return true;
+}
+
+static bool parse_shapes(scene_parser *p, json_t *shapes, const char *path, scene_body_desc *body,
+                         uint32_t layer, uint32_t mask)
+{
+	scene_desc *d = p->desc;
+	size_t count = shapes != NULL ? json_array_size(shapes) : 0;
+	body->first_shape = d->shape_count;
+	body->shape_count = 0;
+	if (count == 0) return true;
+	scene_shape_desc *grown = realloc(d->shapes, (size_t)(d->shape_count + (int)count) * sizeof *grown);
+	if (grown == NULL) return out_of_memory(p, path);
+	d->shapes = grown;
+	for (size_t i = 0; i < count; ++i) {
+		char child[SCENE_PATH_SIZE];
+		scene_path_index(child, path, i);
+		scene_shape_desc *shape = &d->shapes[d->shape_count];
+		memset(shape, 0, sizeof *shape);
+		d->shape_count += 1;
+		body->shape_count += 1;
+		if (!parse_shape(p, json_array_get(shapes, i), child, layer, mask, shape)) return false;
+	}
+	return true;
+}
+
+static bool parse_body(scene_parser *p, json_t *b, const char *path, scene_body_desc *out)
+{
+	char child[SCENE_PATH_SIZE];
+	const char *name = NULL;
+	int type = SINEW_DYNAMIC_BODY;
+	uint32_t layer = 1, mask = 1;
+	json_t *shapes = NULL;
+	sinew_body_def *def = &out->def;
+	*def = sinew_default_body_def();
+	if (!scene_expect_object(p, b, path) || !scene_check_keys(p, b, path, body_keys)) return false;
+	if (!scene_get_string(p, b, path, "name", &name) ||
+	    !scene_get_choice(p, b, path, "type", scene_body_type_names, &type) ||
+	    !scene_get_vec2(p, b, path, "position", &def->position) || !scene_get_degrees(p, b, path, "angle", &def->angle) ||
+	    !scene_get_vec2(p, b, path, "linear_velocity", &def->linear_velocity) ||
+	    !scene_get_degrees(p, b, path, "angular_velocity", &def->angular_velocity) ||
+	    !scene_get_number(p, b, path, "linear_damping", SCENE_NON_NEGATIVE, &def->linear_damping) ||
+	    !scene_get_number(p, b, path, "angular_damping", SCENE_NON_NEGATIVE, &def->angular_damping) ||
+	    !scene_get_number(p, b, path, "gravity_scale", SCENE_ANY, &def->gravity_scale) ||
+	    !scene_get_bool(p, b, path, "fixed_rotation", &def->fixed_rotation) ||
+	    !scene_get_bool(p, b, path, "bullet", &def->is_bullet) || !scene_get_bool(p, b, path, "awake", &def->is_awake) ||
+	    !scene_get_bool(p, b, path, "can_sleep", &def->can_sleep) ||
+	    !scene_get_bool(p, b, path, "enabled", &def->is_enabled) ||
+	    !scene_get_number(p, b, path, "mass", SCENE_POSITIVE, &out->mass) ||
+	    !scene_get_number(p, b, path, "inertia", SCENE_POSITIVE, &out->inertia) ||
+	    !scene_get_uint32(p, b, path, "layer", &layer) || !scene_get_uint32(p, b, path, "mask", &mask) ||
+	    !scene_get_array(p, b, path, "shapes", &shapes)) {
+		return false;
+	}
+	def->type = (sinew_body_type)type;
+	out->has_mass = json_object_get(b, "mass") != NULL;
+	out->has_inertia = json_object_get(b, "inertia") != NULL;
+	if ((out->has_mass || out->has_inertia) && def->type != SINEW_DYNAMIC_BODY) {
+		scene_path_key(child, path, out->has_mass ? "mass" : "inertia");
+		return scene_fail(p, child, "only a dynamic body has a mass to override");
+	}
+	out->name = scene_strdup(name);
+	if (name != NULL && out->name == NULL) return out_of_memory(p, path);
+	scene_path_key(child, path, "shapes");
+	return parse_shapes(p, shapes, child, out, layer, mask);
+}
+
+static bool parse_bodies(scene_parser *p, json_t *bodies)
+{
+	scene_desc *d = p->desc;
+	size_t count = bodies != NULL ? json_array_size(bodies) : 0;
+	if (count == 0) return true;
+	if (count > 100000000) return scene_fail(p, "bodies", "too many bodies");
+	d->bodies = calloc(count, sizeof *d->bodies);
+	if (d->bodies == NULL) return out_of_memory(p, "bodies");
+	for (size_t i = 0; i < count; ++i) {
+		char path[SCENE_PATH_SIZE];
+		scene_path_index(path, "bodies", i);
+		d->body_count += 1;
+		if (!parse_body(p, json_array_get(bodies, i), path, &d->bodies[i])) return false;
+	}
+	return true;
+}
+
+typedef struct named {
+	const char *name;
+	int index;
+} named;
+
+static int compare_named(const void *a, const void *b)
+{
+	const named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c != 0 ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Sorts the names (to find them fast and to spot duplicates). kind is "bodies" or "shapes";
+ * name_of(i) and path_of(i, out) describe element i. */
+static bool index_names(scene_parser *p, const char *kind, int count, const char *(*name_of)(const scene_desc *, int),
+                        void (*path_of)(const scene_desc *, int, char *), int **out_sorted, int *out_count)
+{
+	named *list = malloc((size_t)(count > 0 ? count : 1) * sizeof *list);
+	if (list == NULL) return out_of_memory(p, kind);
+	int n = 0;
+	for (int i = 0; i < count; ++i) {
+		const char *name = name_of(p->desc, i);
+		if (name != NULL) list[n++] = (named){name, i};
+	}
+	qsort(list, (size_t)n, sizeof *list, compare_named);
+	for (int i = 1; i < n; ++i) {
+		if (strcmp(list[i - 1].name, list[i].name) == 0) {
+			char path[SCENE_PATH_SIZE], first[SCENE_PATH_SIZE];
+			path_of(p->desc, list[i].index, path);
+			path_of(p->desc, list[i - 1].index, first);
+			char at[SCENE_PATH_SIZE + 8];
+			snprintf(at, sizeof at, "%s.name", path);
+			scene_fail(p, at, "duplicate name \"%s\" (%s has it too)", list[i].name, first);
+			free(list);
+			return false;
+		}
+	}
+	int *sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof *sorted);
+	if (sorted == NULL) {
+		free(list);
+		return out_of_memory(p, kind);
+	}
+	for (int i = 0; i < n; ++i) sorted[i] = list[i].index;
+	free(list);
+	*out_sorted = sorted;
+	*out_count = n;
+	return true;
+}
+
+static const char *body_name(const scene_desc *d, int i) { return d->bodies[i].name; }
+static const char *shape_name(const scene_desc *d, int i) { return d->shapes[i].name; }
+static void body_path(const scene_desc *d, int i, char *out)
+{
+	(void)d;
+	scene_path_index(out, "bodies", (size_t)i);
+}
+static void shape_path(const scene_desc *d, int i, char *out)
+{
+	int body = 0;
+	while (body + 1 < d->body_count && d->bodies[body + 1].first_shape <= i) body += 1;
+	snprintf(out, SCENE_PATH_SIZE, "bodies[%d].shapes[%d]", body, i - d->bodies[body].first_shape);
+}
+
+/* Joints come with the joint solver: until then any joint is refused where it stands. When they
+ * come, this parses joints[i] by its "type", one case per joint type. */
+static bool parse_joints(scene_parser *p, json_t *joints)
+{
+	if (joints == NULL || json_array_size(joints) == 0) return true;
+	return scene_fail(p, "joints[0]", "joints are not supported by this build yet (they come with the joint solver)");
+}
+
+/* Rigs come with the rig and ragdoll layers. */
+static bool parse_rigs(scene_parser *p, json_t *rigs)
+{
+	if (rigs == NULL || json_array_size(rigs) == 0) return true;
+	return scene_fail(p, "rigs[0]", "rigs are not supported by this build yet (they come with the rig layer)");
+}
+
+static bool parse_version(scene_parser *p, json_t *root)
+{
+	json_t *version = json_object_get(root, "sinew_scene");
+	if (version == NULL) return scene_fail(p, "sinew_scene", "required key is missing (the format version, 1)");
+	if (!json_is_integer(version)) return scene_fail(p, "sinew_scene", "expected an integer (the format version, 1)");
+	if (json_integer_value(version) != SINEW_SCENE_FORMAT_VERSION) {
+		return scene_fail(p, "sinew_scene", "format version %lld is not supported (this build reads %d)",
+		                  (long long)json_integer_value(version), SINEW_SCENE_FORMAT_VERSION);
+	}
+	return true;
+}
+
+bool scene_parse_document(scene_parser *p, json_t *root)
+{
+	scene_desc *d = p->desc;
+	json_t *bodies = NULL, *joints = NULL, *rigs = NULL, *script = NULL;
+	d->gravity = sinew_v2(0.0f, -10.0f);
+	d->length_units_per_meter = 1.0f;
+	d->hz = 60.0f;
+	d->substeps = 4;
+	d->steps = 600;
+	d->sleep = true;
+	if (!json_is_object(root)) return scene_fail(p, "", "expected a JSON object at the top level");
+	if (!scene_check_keys(p, root, "", top_keys) || !parse_version(p, root) ||
+	    !parse_world(p, json_object_get(root, "world")) || !scene_get_array(p, root, "", "bodies", &bodies) ||
+	    !scene_get_array(p, root, "", "joints", &joints) || !scene_get_array(p, root, "", "rigs", &rigs) ||
+	    !scene_get_array(p, root, "", "script", &script)) {
+		return false;
+	}
+	if (!parse_bodies(p, bodies) ||
+	    !index_names(p, "bodies", d->body_count, body_name, body_path, &d->body_by_name, &d->named_body_count) ||
+	    !index_names(p, "shapes", d->shape_count, shape_name, shape_path, &d->shape_by_name, &d->named_shape_count) ||
+	    !parse_joints(p, joints) || !parse_rigs(p, rigs)) {
+		return false;
+	}
+	return scene_parse_script(p, script);
+}
+
+static int find_sorted(const int *sorted, int count, const char *name, const char *(*name_of)(const scene_desc *, int),
+                       const scene_desc *d)
+{
+	int lo = 0, hi = count - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, name_of(d, sorted[mid]));
+		if (c == 0) return sorted[mid];
+		if (c < 0) hi = mid - 1;
+		else lo = mid + 1;
+	}
+	return -1;
+}
+
+int scene_desc_find_body(const scene_desc *desc, const char *name)
+{
+	return name != NULL ? find_sorted(desc->body_by_name, desc->named_body_count, name, body_name, desc) : -1;
+}
+
+int scene_desc_find_shape(const scene_desc *desc, const char *name)
+{
+	return name != NULL ? find_sorted(desc->shape_by_name, desc->named_shape_count, name, shape_name, desc) : -1;
+}
+
+void scene_desc_free(scene_desc *desc)
+{
+	for (int i = 0; i < desc->body_count; ++i) free(desc->bodies[i].name);
+	for (int i = 0; i < desc->shape_count; ++i) free(desc->shapes[i].name);
+	free(desc->bodies);
+	free(desc->shapes);
+	free(desc->body_by_name);
+	free(desc->shape_by_name);
+	free(desc->ops);
+	memset(desc, 0, sizeof *desc);
+}

@@ -1,0 +1,153 @@
+/* Internal to scene/: the validated description of a scene file, and the parsing helpers shared
+ * by the loader's files. A file is parsed into a scene_desc first (every check happens there);
+ * only a complete, valid description is turned into a world, so a bad file creates nothing. */
+#ifndef SINEW_SCENE_INTERNAL_H
+#define SINEW_SCENE_INTERNAL_H
+
+#include "sinew/scene.h"
+
+#include <jansson.h>
+
+/* Longest key path kept for messages; deeper paths are cut (the message still names the file). */
+#define SCENE_PATH_SIZE 256
+
+/** One shape, ready for sinew_create_*_shape. */
+typedef struct scene_shape_desc {
+	sinew_geometry geometry;
+	sinew_shape_def def;
+	char *name; /* owned; NULL when unnamed */
+} scene_shape_desc;
+
+/** One body and the range of its shapes in scene_desc.shapes. */
+typedef struct scene_body_desc {
+	sinew_body_def def;
+	char *name; /* owned; NULL when unnamed */
+	int first_shape, shape_count;
+	float mass, inertia; /* overrides, used when has_mass / has_inertia */
+	bool has_mass, has_inertia;
+} scene_body_desc;
+
+/** Script ops. Ops that need joints or rigs are listed so that supporting one is one case in
+ * script.c's parse and apply switches. */
+typedef enum scene_op_kind {
+	SCENE_OP_IMPULSE,
+	SCENE_OP_VELOCITY,
+	SCENE_OP_ENABLE_BODY,
+	SCENE_OP_DISABLE_BODY,
+	SCENE_OP_SET_TYPE,
+	SCENE_OP_DESTROY_BODY,
+	SCENE_OP_DESTROY_JOINT,
+	SCENE_OP_REBUILD_JOINT,
+	SCENE_OP_RAGDOLL,
+	SCENE_OP_TOGGLE_RAGDOLL,
+	SCENE_OP_SNAP_TO_STANDING,
+	SCENE_OP_WALK,
+	SCENE_OP_COUNT
+} scene_op_kind;
+
+/** One timed op, applied before step `step`. */
+typedef struct scene_op {
+	scene_op_kind kind;
+	int step;
+	int index;                    /* position in "script", for messages and a stable order */
+	int body;                     /* index in scene_desc.bodies, or -1 */
+	sinew_vec2 vector;            /* impulse (N s) or linear velocity (length units / s) */
+	sinew_vec2 point;             /* impulse point, world */
+	float angular_velocity;       /* rad / s */
+	sinew_body_type type;         /* set_type */
+	bool has_vector, has_point, has_angular_velocity;
+} scene_op;
+
+/** Everything a scene file says, validated, in the API's units (radians). */
+typedef struct scene_desc {
+	sinew_vec2 gravity;
+	float length_units_per_meter;
+	float hz;
+	int substeps;
+	int steps;
+	bool sleep;
+	scene_body_desc *bodies;
+	int body_count;
+	scene_shape_desc *shapes;
+	int shape_count;
+	int *body_by_name;  /* indices of named bodies sorted by name (named_body_count of them) */
+	int named_body_count;
+	int *shape_by_name; /* indices of named shapes sorted by name */
+	int named_shape_count;
+	scene_op *ops;      /* sorted by step, then by position in the file */
+	int op_count;
+} scene_desc;
+
+/** State of one parse: the text (to locate keys), the file's display name, the error buffer. */
+typedef struct scene_parser {
+	const char *text;
+	const char *file;
+	char *error;
+	size_t error_size;
+	scene_desc *desc;
+} scene_parser;
+
+/** How a number is constrained. */
+typedef enum scene_range {
+	SCENE_ANY,
+	SCENE_POSITIVE,
+	SCENE_NON_NEGATIVE,
+} scene_range;
+
+/* locate.c */
+/** Line and column (1-based, in characters) of the value or key at path in valid JSON text; when
+ * the path is absent, of its nearest ancestor that is present. */
+void scene_locate(const char *text, const char *path, int *line, int *column);
+
+/* parse.c: helpers. Each returns false after writing an error at the key's position. An absent
+ * optional key leaves *out as it was (the caller sets the default first). */
+bool scene_fail(scene_parser *p, const char *path, const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+/** path + "." + key (just key at the top level). */
+void scene_path_key(char *out, const char *parent, const char *key);
+/** path + "[index]". */
+void scene_path_index(char *out, const char *parent, size_t index);
+/** Refuse keys of obj that are not in known (NULL-terminated); "x" is always allowed. */
+bool scene_check_keys(scene_parser *p, json_t *obj, const char *path, const char *const *known);
+bool scene_require(scene_parser *p, json_t *obj, const char *path, const char *key);
+bool scene_expect_object(scene_parser *p, json_t *value, const char *path);
+bool scene_get_number(scene_parser *p, json_t *obj, const char *path, const char *key, scene_range range,
+                      float *out);
+/** A number in degrees (or degrees / s), stored in radians. */
+bool scene_get_degrees(scene_parser *p, json_t *obj, const char *path, const char *key, float *out);
+bool scene_get_int(scene_parser *p, json_t *obj, const char *path, const char *key, int lo, int hi, int *out);
+bool scene_get_uint32(scene_parser *p, json_t *obj, const char *path, const char *key, uint32_t *out);
+bool scene_get_bool(scene_parser *p, json_t *obj, const char *path, const char *key, bool *out);
+bool scene_get_vec2(scene_parser *p, json_t *obj, const char *path, const char *key, sinew_vec2 *out);
+/** A non-empty string; *out points into obj (NULL when absent). */
+bool scene_get_string(scene_parser *p, json_t *obj, const char *path, const char *key, const char **out);
+/** One of choices (NULL-terminated); *out is its index (unchanged when absent). */
+bool scene_get_choice(scene_parser *p, json_t *obj, const char *path, const char *key,
+                      const char *const *choices, int *out);
+/** An array (absent: *out = NULL). */
+bool scene_get_array(scene_parser *p, json_t *obj, const char *path, const char *key, json_t **out);
+/** strdup through malloc (NULL stays NULL). */
+char *scene_strdup(const char *s);
+/** "static", "kinematic", "dynamic" in sinew_body_type order. */
+extern const char *const scene_body_type_names[];
+
+/* bodies.c */
+/** Top-level structure, world, bodies and shapes, joints and rigs (refused for now), names. */
+bool scene_parse_document(scene_parser *p, json_t *root);
+/** Index of the body named name, or -1. */
+int scene_desc_find_body(const scene_desc *desc, const char *name);
+/** Index of the shape named name, or -1. */
+int scene_desc_find_shape(const scene_desc *desc, const char *name);
+void scene_desc_free(scene_desc *desc);
+
+/* script.c */
+bool scene_parse_script(scene_parser *p, json_t *script);
+/** Apply one op to the built world; bodies[i] is the id made from desc->bodies[i]. Returns what
+ * the engine call returned. */
+bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies);
+const char *scene_op_name(scene_op_kind kind);
+
+#endif

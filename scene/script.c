@@ -1,0 +1,173 @@
+/* The script: timed ops, checked at load (every body they name exists and is still alive when
+ * the op runs) and applied before the step they name. Each op kind is one case in parse_op and
+ * one in scene_apply_op; ops that need joints or rigs are refused until the engine has them. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[SCENE_OP_COUNT + 1] = {
+	"impulse", "velocity", "enable_body", "disable_body", "set_type", "destroy_body", "destroy_joint",
+	"rebuild_joint", "ragdoll", "toggle_ragdoll", "snap_to_standing", "walk", NULL};
+
+static const char *const impulse_keys[] = {"step", "op", "body", "impulse", "point", NULL};
+static const char *const velocity_keys[] = {"step", "op", "body", "linear_velocity", "angular_velocity", NULL};
+static const char *const body_op_keys[] = {"step", "op", "body", NULL};
+static const char *const set_type_keys[] = {"step", "op", "body", "type", NULL};
+
+const char *scene_op_name(scene_op_kind kind)
+{
+	return kind >= 0 && kind < SCENE_OP_COUNT ? op_names[kind] : "?";
+}
+
+static bool get_body(scene_parser *p, json_t *o, const char *path, scene_op *op)
+{
+	const char *name = NULL;
+	if (!scene_require(p, o, path, "body") || !scene_get_string(p, o, path, "body", &name)) return false;
+	op->body = scene_desc_find_body(p->desc, name);
+	if (op->body >= 0) return true;
+	char child[SCENE_PATH_SIZE];
+	scene_path_key(child, path, "body");
+	return scene_fail(p, child, "no body named \"%s\"", name);
+}
+
+static bool unsupported(scene_parser *p, const char *path, scene_op_kind kind, const char *needs)
+{
+	char child[SCENE_PATH_SIZE];
+	scene_path_key(child, path, "op");
+	return scene_fail(p, child, "op \"%s\" needs %s, which are not supported by this build yet", op_names[kind], needs);
+}
+
+static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
+{
+	int kind = -1, type = SINEW_DYNAMIC_BODY;
+	if (!scene_expect_object(p, o, path) || !scene_require(p, o, path, "op") ||
+	    !scene_get_choice(p, o, path, "op", op_names, &kind) || !scene_require(p, o, path, "step") ||
+	    !scene_get_int(p, o, path, "step", 0, 1000000000, &op->step)) {
+		return false;
+	}
+	op->kind = (scene_op_kind)kind;
+	op->body = -1;
+	switch (op->kind) {
+	case SCENE_OP_IMPULSE:
+		op->has_point = json_object_get(o, "point") != NULL;
+		op->has_vector = true;
+		return scene_check_keys(p, o, path, impulse_keys) && get_body(p, o, path, op) &&
+		       scene_require(p, o, path, "impulse") && scene_get_vec2(p, o, path, "impulse", &op->vector) &&
+		       scene_get_vec2(p, o, path, "point", &op->point);
+	case SCENE_OP_VELOCITY:
+		op->has_vector = json_object_get(o, "linear_velocity") != NULL;
+		op->has_angular_velocity = json_object_get(o, "angular_velocity") != NULL;
+		if (!scene_check_keys(p, o, path, velocity_keys) || !get_body(p, o, path, op)) return false;
+		if (!op->has_vector && !op->has_angular_velocity) {
+			return scene_fail(p, path, "give linear_velocity, angular_velocity or both");
+		}
+		return scene_get_vec2(p, o, path, "linear_velocity", &op->vector) &&
+		       scene_get_degrees(p, o, path, "angular_velocity", &op->angular_velocity);
+	case SCENE_OP_ENABLE_BODY:
+	case SCENE_OP_DISABLE_BODY:
+	case SCENE_OP_DESTROY_BODY:
+		return scene_check_keys(p, o, path, body_op_keys) && get_body(p, o, path, op);
+	case SCENE_OP_SET_TYPE:
+		if (!scene_check_keys(p, o, path, set_type_keys) || !get_body(p, o, path, op) ||
+		    !scene_require(p, o, path, "type") || !scene_get_choice(p, o, path, "type", scene_body_type_names, &type)) {
+			return false;
+		}
+		op->type = (sinew_body_type)type;
+		return true;
+	case SCENE_OP_DESTROY_JOINT:
+	case SCENE_OP_REBUILD_JOINT:
+		return unsupported(p, path, op->kind, "joints");
+	case SCENE_OP_RAGDOLL:
+	case SCENE_OP_TOGGLE_RAGDOLL:
+	case SCENE_OP_SNAP_TO_STANDING:
+	case SCENE_OP_WALK:
+		return unsupported(p, path, op->kind, "rigs");
+	case SCENE_OP_COUNT:
+		break;
+	}
+	return false;
+}
+
+static int compare_ops(const void *a, const void *b)
+{
+	const scene_op *x = a, *y = b;
+	if (x->step != y->step) return x->step < y->step ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* In run order, no op may touch a body an earlier op destroyed. */
+static bool check_destroyed(scene_parser *p)
+{
+	scene_desc *d = p->desc;
+	int *destroyed_by = malloc((size_t)(d->body_count > 0 ? d->body_count : 1) * sizeof *destroyed_by);
+	if (destroyed_by == NULL) return scene_fail(p, "script", "out of memory");
+	for (int i = 0; i < d->body_count; ++i) destroyed_by[i] = -1;
+	bool ok = true;
+	for (int i = 0; i < d->op_count && ok; ++i) {
+		const scene_op *op = &d->ops[i];
+		if (op->body < 0) continue;
+		int j = destroyed_by[op->body];
+		if (j >= 0) {
+			char path[SCENE_PATH_SIZE];
+			snprintf(path, sizeof path, "script[%d].body", op->index);
+			ok = scene_fail(p, path, "body \"%s\" is destroyed before this op runs (by script[%d] at step %d)",
+			                d->bodies[op->body].name, d->ops[j].index, d->ops[j].step);
+		}
+		if (op->kind == SCENE_OP_DESTROY_BODY) destroyed_by[op->body] = i;
+	}
+	free(destroyed_by);
+	return ok;
+}
+
+bool scene_parse_script(scene_parser *p, json_t *script)
+{
+	scene_desc *d = p->desc;
+	size_t count = script != NULL ? json_array_size(script) : 0;
+	if (count == 0) return true;
+	if (count > 100000000) return scene_fail(p, "script", "too many ops");
+	d->ops = calloc(count, sizeof *d->ops);
+	if (d->ops == NULL) return scene_fail(p, "script", "out of memory");
+	for (size_t i = 0; i < count; ++i) {
+		char path[SCENE_PATH_SIZE];
+		scene_path_index(path, "script", i);
+		d->ops[i].index = (int)i;
+		d->op_count += 1;
+		if (!parse_op(p, json_array_get(script, i), path, &d->ops[i])) return false;
+	}
+	qsort(d->ops, count, sizeof *d->ops, compare_ops);
+	return check_destroyed(p);
+}
+
+bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies)
+{
+	sinew_body_id body = op->body >= 0 ? bodies[op->body] : sinew_null_body_id;
+	bool ok = true;
+	switch (op->kind) {
+	case SCENE_OP_IMPULSE:
+		if (op->has_point) return sinew_body_apply_linear_impulse(body, op->vector, op->point, true);
+		return sinew_body_apply_linear_impulse_to_center(body, op->vector, true);
+	case SCENE_OP_VELOCITY:
+		if (op->has_vector) ok = sinew_body_set_linear_velocity(body, op->vector) && ok;
+		if (op->has_angular_velocity) ok = sinew_body_set_angular_velocity(body, op->angular_velocity) && ok;
+		return ok;
+	case SCENE_OP_ENABLE_BODY:
+		return sinew_body_enable(body);
+	case SCENE_OP_DISABLE_BODY:
+		return sinew_body_disable(body);
+	case SCENE_OP_SET_TYPE:
+		return sinew_body_set_type(body, op->type);
+	case SCENE_OP_DESTROY_BODY:
+		return sinew_destroy_body(body);
+	case SCENE_OP_DESTROY_JOINT:
+	case SCENE_OP_REBUILD_JOINT:
+	case SCENE_OP_RAGDOLL:
+	case SCENE_OP_TOGGLE_RAGDOLL:
+	case SCENE_OP_SNAP_TO_STANDING:
+	case SCENE_OP_WALK:
+	case SCENE_OP_COUNT:
+		break; /* refused at load */
+	}
+	return false;
+}
