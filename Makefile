@@ -11,7 +11,7 @@ ifneq ($(DEPS_OK),ok)
 $(error scripts/deps.sh could not provide the build dependencies (see the message above))
 endif
 
-STB_CFLAGS := -I/usr/include/stb
+STB_CFLAGS := -isystem /usr/include/stb
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wmissing-prototypes -Wshadow -Wswitch
 ifdef CI
 WARN    += -Werror

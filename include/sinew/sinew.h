@@ -102,7 +102,7 @@ SINEW_API sinew_vec2 sinew_body_get_local_point(sinew_body_id body, sinew_vec2 w
 SINEW_API sinew_vec2 sinew_body_get_world_vector(sinew_body_id body, sinew_vec2 local_vector);
 SINEW_API sinew_vec2 sinew_body_get_local_vector(sinew_body_id body, sinew_vec2 world_vector);
 
-/** Velocity of the body origin, length units / s. */
+/** Velocity of the centre of mass, length units / s. */
 SINEW_API sinew_vec2 sinew_body_get_linear_velocity(sinew_body_id body);
 SINEW_API float sinew_body_get_angular_velocity(sinew_body_id body);
 SINEW_API bool sinew_body_set_linear_velocity(sinew_body_id body, sinew_vec2 velocity);

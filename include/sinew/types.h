@@ -47,7 +47,7 @@ typedef struct sinew_body_def {
 	sinew_body_type type;       /**< default static */
 	sinew_vec2 position;        /**< world position of the body origin */
 	float angle;                /**< radians */
-	sinew_vec2 linear_velocity; /**< of the body origin, length units / s */
+	sinew_vec2 linear_velocity; /**< of the centre of mass, length units / s */
 	float angular_velocity;     /**< rad / s */
 	float linear_damping;       /**< 1/s; default 0 */
 	float angular_damping;      /**< 1/s; default 0 */

@@ -1,0 +1,208 @@
+/* Contacts: one per pair of shapes whose fat boxes overlap. Each step the narrowphase refreshes
+ * the manifold of every contact with an awake body, carries the impulses of points whose feature
+ * ids persist (warm starting), and records begin/end touch and sensor events. */
+#include "world.h"
+
+#include <string.h>
+
+int sinew_contact_edge_of(const sinew_contact *c, int32_t body)
+{
+	return c->edges[0].body == body ? 0 : 1;
+}
+
+static void link_edge(sinew_world *w, int32_t ci, int e)
+{
+	sinew_contact *c = &w->contacts[ci];
+	sinew_body *b = &w->bodies[c->edges[e].body];
+	c->edges[e].prev = SINEW_NULL_INDEX;
+	c->edges[e].next = b->contact_list;
+	if (b->contact_list != SINEW_NULL_INDEX) {
+		sinew_contact *head = &w->contacts[b->contact_list];
+		head->edges[sinew_contact_edge_of(head, c->edges[e].body)].prev = ci;
+	}
+	b->contact_list = ci;
+	b->contact_count += 1;
+}
+
+static void unlink_edge(sinew_world *w, int32_t ci, int e)
+{
+	sinew_contact *c = &w->contacts[ci];
+	int32_t body = c->edges[e].body;
+	sinew_body *b = &w->bodies[body];
+	if (c->edges[e].prev != SINEW_NULL_INDEX) {
+		sinew_contact *p = &w->contacts[c->edges[e].prev];
+		p->edges[sinew_contact_edge_of(p, body)].next = c->edges[e].next;
+	} else {
+		b->contact_list = c->edges[e].next;
+	}
+	if (c->edges[e].next != SINEW_NULL_INDEX) {
+		sinew_contact *n = &w->contacts[c->edges[e].next];
+		n->edges[sinew_contact_edge_of(n, body)].prev = c->edges[e].prev;
+	}
+	b->contact_count -= 1;
+}
+
+void sinew_contact_create(sinew_world *w, int32_t shape_a, int32_t shape_b)
+{
+	const sinew_shape *a = &w->shapes[shape_a], *b = &w->shapes[shape_b];
+	const sinew_body *ba = &w->bodies[a->body], *bb = &w->bodies[b->body];
+	if (ba->type != SINEW_DYNAMIC_BODY && bb->type != SINEW_DYNAMIC_BODY) return;
+	if (a->sensor && b->sensor) return;
+	int32_t ci;
+	if (w->contact_free != SINEW_NULL_INDEX) {
+		ci = w->contact_free;
+		w->contact_free = w->contacts[ci].next_free;
+	} else {
+		ci = (int32_t)stbds_arrlen(w->contacts);
+		sinew_contact blank;
+		memset(&blank, 0, sizeof blank);
+		stbds_arrput(w->contacts, blank);
+	}
+	sinew_contact *c = &w->contacts[ci];
+	memset(c, 0, sizeof *c);
+	c->in_use = true;
+	c->shape_a = shape_a;
+	c->shape_b = shape_b;
+	c->edges[0].body = a->body;
+	c->edges[1].body = b->body;
+	c->friction = sqrtf(a->friction * b->friction);
+	c->restitution = sinew_maxf(a->restitution, b->restitution);
+	if (a->sensor || b->sensor) {
+		c->flags |= SINEW_CONTACT_SENSOR;
+		const sinew_shape *visitor = a->sensor ? b : a;
+		if (visitor->enable_sensor_events) c->flags |= SINEW_CONTACT_SENSOR_EVENTS;
+	} else if (a->enable_contact_events && b->enable_contact_events) {
+		c->flags |= SINEW_CONTACT_EVENTS;
+	}
+	link_edge(w, ci, 0);
+	link_edge(w, ci, 1);
+	w->contact_count += 1;
+}
+
+static sinew_sensor_event sensor_event(const sinew_world *w, const sinew_contact *c)
+{
+	sinew_sensor_event e;
+	bool a_is_sensor = w->shapes[c->shape_a].sensor;
+	e.sensor_shape = sinew_make_shape_id(w, a_is_sensor ? c->shape_a : c->shape_b);
+	e.visitor_shape = sinew_make_shape_id(w, a_is_sensor ? c->shape_b : c->shape_a);
+	return e;
+}
+
+static void report_end(sinew_world *w, const sinew_contact *c)
+{
+	if (!(c->flags & SINEW_CONTACT_TOUCHING)) return;
+	if (c->flags & SINEW_CONTACT_SENSOR) {
+		if (c->flags & SINEW_CONTACT_SENSOR_EVENTS) stbds_arrput(w->sensor_end_events, sensor_event(w, c));
+	} else if (c->flags & SINEW_CONTACT_EVENTS) {
+		sinew_contact_end_event e = {sinew_make_shape_id(w, c->shape_a), sinew_make_shape_id(w, c->shape_b)};
+		stbds_arrput(w->end_events, e);
+	}
+}
+
+void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
+{
+	sinew_contact *c = &w->contacts[ci];
+	if (report) report_end(w, c);
+	if ((c->flags & SINEW_CONTACT_TOUCHING) && !(c->flags & SINEW_CONTACT_SENSOR)) {
+		/* whatever rested on the other body must not hang in the air asleep */
+		sinew_body_wake(w, &w->bodies[c->edges[0].body]);
+		sinew_body_wake(w, &w->bodies[c->edges[1].body]);
+	}
+	unlink_edge(w, ci, 0);
+	unlink_edge(w, ci, 1);
+	c->in_use = false;
+	c->next_free = w->contact_free;
+	w->contact_free = ci;
+	w->contact_count -= 1;
+}
+
+/* Carry last step's impulses to the points with the same feature ids. */
+static void match_impulses(sinew_manifold *m, const sinew_manifold *old)
+{
+	for (int i = 0; i < m->point_count; ++i) {
+		sinew_manifold_point *p = &m->points[i];
+		for (int j = 0; j < old->point_count; ++j) {
+			if (old->points[j].id == p->id) {
+				p->normal_impulse = old->points[j].normal_impulse;
+				p->tangent_impulse = old->points[j].tangent_impulse;
+				p->persisted = true;
+				break;
+			}
+		}
+	}
+}
+
+static float approach_speed(const sinew_world *w, const sinew_contact *c)
+{
+	const sinew_body *a = &w->bodies[c->edges[0].body], *b = &w->bodies[c->edges[1].body];
+	const sinew_manifold_point *p = &c->manifold.points[0];
+	sinew_vec2 ra = sinew_sub(p->point, a->center), rb = sinew_sub(p->point, b->center);
+	sinew_vec2 dv = sinew_sub(sinew_add(b->v, sinew_cross_sv(b->w, rb)), sinew_add(a->v, sinew_cross_sv(a->w, ra)));
+	return -sinew_dot(dv, c->manifold.normal);
+}
+
+static void update_one(sinew_world *w, int32_t ci)
+{
+	sinew_contact *c = &w->contacts[ci];
+	const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
+	const sinew_body *a = &w->bodies[sa->body], *b = &w->bodies[sb->body];
+	bool was_touching = (c->flags & SINEW_CONTACT_TOUCHING) != 0;
+	bool touching;
+	if (c->flags & SINEW_CONTACT_SENSOR) {
+		sinew_manifold m = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, 0.0f);
+		touching = false;
+		for (int i = 0; i < m.point_count; ++i) touching = touching || m.points[i].separation < 0.0f;
+		if (touching != was_touching && (c->flags & SINEW_CONTACT_SENSOR_EVENTS)) {
+			sinew_sensor_event e = sensor_event(w, c);
+			if (touching)
+				stbds_arrput(w->sensor_begin_events, e);
+			else
+				stbds_arrput(w->sensor_end_events, e);
+		}
+	} else {
+		sinew_manifold old = c->manifold;
+		c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, w->speculative_distance);
+		match_impulses(&c->manifold, &old);
+		touching = c->manifold.point_count > 0;
+		if (touching != was_touching && (c->flags & SINEW_CONTACT_EVENTS)) {
+			if (touching) {
+				sinew_contact_begin_event e;
+				e.shape_a = sinew_make_shape_id(w, c->shape_a);
+				e.shape_b = sinew_make_shape_id(w, c->shape_b);
+				e.manifold = c->manifold;
+				e.approach_speed = approach_speed(w, c);
+				stbds_arrput(w->begin_events, e);
+			} else {
+				sinew_contact_end_event e = {sinew_make_shape_id(w, c->shape_a), sinew_make_shape_id(w, c->shape_b)};
+				stbds_arrput(w->end_events, e);
+			}
+		}
+	}
+	if (touching)
+		c->flags |= SINEW_CONTACT_TOUCHING;
+	else
+		c->flags &= ~(uint32_t)SINEW_CONTACT_TOUCHING;
+}
+
+void sinew_contacts_update(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->contacts);
+	int touching = 0;
+	for (int ci = 0; ci < n; ++ci) {
+		sinew_contact *c = &w->contacts[ci];
+		if (!c->in_use) continue;
+		const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
+		const sinew_body *a = &w->bodies[sa->body], *b = &w->bodies[sb->body];
+		if (!a->awake && !b->awake) { /* asleep: the manifold stays as it was */
+			touching += (c->flags & SINEW_CONTACT_TOUCHING) && !(c->flags & SINEW_CONTACT_SENSOR);
+			continue;
+		}
+		if (!sinew_aabb_overlaps(sa->fat_aabb, sb->fat_aabb) || !sinew_shapes_should_collide(sa, sb)) {
+			sinew_contact_destroy(w, ci, true);
+			continue;
+		}
+		update_one(w, ci);
+		touching += (c->flags & SINEW_CONTACT_TOUCHING) && !(c->flags & SINEW_CONTACT_SENSOR);
+	}
+	w->touching_count = touching;
+}

@@ -1,0 +1,149 @@
+/* Islands and sleep. Before the solve, a depth-first search from every awake dynamic body over
+ * touching contacts wakes whatever it reaches (static and kinematic bodies do not join islands,
+ * so a pile on the ground is its own island). After the solve, a body that stayed slower than
+ * its sleep threshold accumulates sleep time; an island whose every body has rested for
+ * SINEW_TIME_TO_SLEEP falls asleep as a whole. An island touching a moving kinematic body never
+ * sleeps. Islands are rebuilt every step from the contact graph, so there is no island state to
+ * keep consistent when bodies, shapes or contacts come and go. */
+#include "world.h"
+
+/* island_bodies holds the bodies of each island one after another; each island ends with a
+ * marker entry -(1 + flags). */
+#define ISLAND_END_KEEP_AWAKE 1
+
+static bool kinematic_is_moving(const sinew_body *b)
+{
+	return b->type == SINEW_KINEMATIC_BODY && b->awake && (b->v.x != 0.0f || b->v.y != 0.0f || b->w != 0.0f);
+}
+
+/* Visit the island of seed; calls visit(body) for each body; returns island flags. */
+static int walk_island(sinew_world *w, int32_t seed, int32_t mark, bool record)
+{
+	int flags = 0;
+	stbds_arrsetlen(w->island_stack, 0);
+	stbds_arrput(w->island_stack, seed);
+	w->bodies[seed].island_mark = mark;
+	while (stbds_arrlen(w->island_stack) > 0) {
+		int32_t bi = stbds_arrpop(w->island_stack);
+		sinew_body *b = &w->bodies[bi];
+		if (record) stbds_arrput(w->island_bodies, bi);
+		if (!b->can_sleep) flags |= ISLAND_END_KEEP_AWAKE;
+		for (int32_t c = b->contact_list; c != SINEW_NULL_INDEX;) {
+			const sinew_contact *contact = &w->contacts[c];
+			int e = sinew_contact_edge_of(contact, bi);
+			c = contact->edges[e].next;
+			if ((contact->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
+			int32_t oi = contact->edges[e ^ 1].body;
+			sinew_body *o = &w->bodies[oi];
+			if (o->type != SINEW_DYNAMIC_BODY) {
+				if (kinematic_is_moving(o)) flags |= ISLAND_END_KEEP_AWAKE;
+				continue;
+			}
+			if (o->island_mark == mark || !o->enabled) continue;
+			o->island_mark = mark;
+			stbds_arrput(w->island_stack, oi);
+		}
+	}
+	return flags;
+}
+
+void sinew_islands_wake_connected(sinew_world *w)
+{
+	stbds_arrsetlen(w->island_bodies, 0);
+	int32_t mark = w->step_index;
+	int n = (int)stbds_arrlen(w->bodies);
+	int islands = 0;
+	for (int i = 0; i < n; ++i) {
+		sinew_body *b = &w->bodies[i];
+		if (!b->in_use || !b->enabled || !b->awake || b->type != SINEW_DYNAMIC_BODY || b->island_mark == mark) continue;
+		int flags = walk_island(w, i, mark, true);
+		stbds_arrput(w->island_bodies, -(1 + flags));
+		islands += 1;
+	}
+	/* everything reached is awake for this step */
+	int m = (int)stbds_arrlen(w->island_bodies);
+	for (int i = 0; i < m; ++i)
+		if (w->island_bodies[i] >= 0) w->bodies[w->island_bodies[i]].awake = true;
+	w->island_count = islands;
+}
+
+static bool body_is_resting(const sinew_world *w, const sinew_body *b)
+{
+	if (!b->can_sleep || !w->def.enable_sleep) return false;
+	float threshold = b->sleep_threshold * w->lengths;
+	float t2 = threshold * threshold;
+	return sinew_dot(b->v, b->v) <= t2 && b->w * b->w * b->max_extent * b->max_extent <= t2;
+}
+
+static void put_to_sleep(sinew_body *b)
+{
+	b->awake = false;
+	b->v = sinew_v2(0.0f, 0.0f);
+	b->w = 0.0f;
+	b->force = sinew_v2(0.0f, 0.0f);
+	b->torque = 0.0f;
+}
+
+static void push_move_event(sinew_world *w, int32_t bi)
+{
+	const sinew_body *b = &w->bodies[bi];
+	sinew_body_move_event e;
+	e.body = sinew_make_body_id(w, bi);
+	e.transform = b->xf;
+	e.user_data = b->user_data;
+	e.fell_asleep = !b->awake;
+	stbds_arrput(w->move_events, e);
+}
+
+void sinew_islands_update_sleep(sinew_world *w, float dt)
+{
+	int m = (int)stbds_arrlen(w->island_bodies);
+	int start = 0;
+	for (int i = 0; i < m; ++i) {
+		int32_t entry = w->island_bodies[i];
+		if (entry >= 0) continue;
+		int flags = -entry - 1;
+		float min_sleep = (flags & ISLAND_END_KEEP_AWAKE) ? 0.0f : SINEW_HUGE;
+		for (int k = start; k < i; ++k) {
+			sinew_body *b = &w->bodies[w->island_bodies[k]];
+			b->sleep_time = body_is_resting(w, b) ? b->sleep_time + dt : 0.0f;
+			min_sleep = sinew_minf(min_sleep, b->sleep_time);
+		}
+		if (min_sleep >= SINEW_TIME_TO_SLEEP)
+			for (int k = start; k < i; ++k) put_to_sleep(&w->bodies[w->island_bodies[k]]);
+		start = i + 1;
+	}
+	/* kinematic bodies are islands of their own */
+	int n = (int)stbds_arrlen(w->awake_bodies);
+	for (int i = 1; i < n; ++i) {
+		sinew_body *b = &w->bodies[w->awake_bodies[i]];
+		if (b->type != SINEW_KINEMATIC_BODY) continue;
+		b->sleep_time = body_is_resting(w, b) ? b->sleep_time + dt : 0.0f;
+		if (b->sleep_time >= SINEW_TIME_TO_SLEEP) put_to_sleep(b);
+	}
+	for (int i = 1; i < n; ++i) {
+		int32_t bi = w->awake_bodies[i];
+		push_move_event(w, bi);
+		w->bodies[bi].solver_index = 0;
+	}
+}
+
+void sinew_island_set_asleep(sinew_world *w, sinew_body *seed)
+{
+	if (seed->type != SINEW_DYNAMIC_BODY) {
+		put_to_sleep(seed);
+		return;
+	}
+	/* a mark no step uses: steps count up from 1 */
+	int32_t mark = -2 - w->step_index;
+	int32_t si = (int32_t)(seed - w->bodies);
+	walk_island(w, si, mark, false);
+	int n = (int)stbds_arrlen(w->bodies);
+	for (int i = 0; i < n; ++i) {
+		sinew_body *b = &w->bodies[i];
+		if (b->in_use && b->island_mark == mark) {
+			put_to_sleep(b);
+			b->island_mark = -1;
+		}
+	}
+}

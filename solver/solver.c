@@ -1,0 +1,111 @@
+/* One step of the soft-step solver over the awake bodies:
+ *   gather awake bodies into contiguous solver state, prepare contact constraints, then per
+ *   substep h = dt / substeps: integrate velocities -> warm start -> solve (with bias) ->
+ *   integrate positions -> relax (without bias); then restitution, store impulses for the next
+ *   step's warm start, and write the results back to the bodies. */
+#include "world.h"
+
+/* Awake, enabled, non-static bodies get solver slots 1..n; slot 0 is the static dummy. */
+static void gather_bodies(sinew_world *w, float h)
+{
+	stbds_arrsetlen(w->solver_bodies, 1);
+	stbds_arrsetlen(w->awake_bodies, 1);
+	sinew_solver_body *dummy = &w->solver_bodies[0];
+	dummy->v = dummy->dp = dummy->dv = sinew_v2(0.0f, 0.0f);
+	dummy->w = dummy->dw = dummy->inv_mass = dummy->inv_inertia = 0.0f;
+	dummy->dq = sinew_rot_identity();
+	dummy->linear_keep = dummy->angular_keep = 1.0f;
+	w->awake_bodies[0] = SINEW_NULL_INDEX;
+	sinew_vec2 g = w->gravity;
+	int n = (int)stbds_arrlen(w->bodies);
+	for (int i = 0; i < n; ++i) {
+		sinew_body *b = &w->bodies[i];
+		b->solver_index = 0;
+		if (!b->in_use || !b->enabled || !b->awake || b->type == SINEW_STATIC_BODY) continue;
+		sinew_solver_body sb;
+		sb.v = b->v;
+		sb.w = b->w;
+		sb.inv_mass = b->inv_mass;
+		sb.inv_inertia = b->inv_inertia;
+		sb.dp = sinew_v2(0.0f, 0.0f);
+		sb.dq = sinew_rot_identity();
+		if (b->type == SINEW_DYNAMIC_BODY) {
+			sb.dv = sinew_scale(h, sinew_add(sinew_scale(b->gravity_scale, g), sinew_scale(b->inv_mass, b->force)));
+			sb.dw = h * b->inv_inertia * b->torque;
+			sb.linear_keep = 1.0f / (1.0f + h * b->linear_damping);
+			sb.angular_keep = 1.0f / (1.0f + h * b->angular_damping);
+		} else {
+			sb.dv = sinew_v2(0.0f, 0.0f);
+			sb.dw = 0.0f;
+			sb.linear_keep = sb.angular_keep = 1.0f;
+		}
+		b->center0 = b->center;
+		b->q0 = b->xf.q;
+		b->solver_index = (int32_t)stbds_arrlen(w->solver_bodies);
+		stbds_arrput(w->solver_bodies, sb);
+		stbds_arrput(w->awake_bodies, i);
+	}
+}
+
+static void integrate_velocities(sinew_world *w)
+{
+	sinew_solver_body *bodies = w->solver_bodies;
+	int n = (int)stbds_arrlen(w->solver_bodies);
+	for (int i = 1; i < n; ++i) {
+		sinew_solver_body *b = &bodies[i];
+		b->v = sinew_scale(b->linear_keep, sinew_add(b->v, b->dv));
+		b->w = b->angular_keep * (b->w + b->dw);
+	}
+}
+
+static void integrate_positions(sinew_world *w, float h)
+{
+	sinew_solver_body *bodies = w->solver_bodies;
+	float max_speed = w->max_linear_speed, max_speed2 = max_speed * max_speed;
+	int n = (int)stbds_arrlen(w->solver_bodies);
+	for (int i = 1; i < n; ++i) {
+		sinew_solver_body *b = &bodies[i];
+		float speed2 = sinew_dot(b->v, b->v);
+		if (speed2 > max_speed2) b->v = sinew_scale(max_speed / sqrtf(speed2), b->v);
+		b->dp = sinew_mul_add(b->dp, h, b->v);
+		b->dq = sinew_integrate_rot(b->dq, h * b->w);
+	}
+}
+
+/* Results back to the bodies: velocities, positions, and fresh broadphase boxes. */
+static void finalize_bodies(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->solver_bodies);
+	for (int i = 1; i < n; ++i) {
+		const sinew_solver_body *sb = &w->solver_bodies[i];
+		sinew_body *b = &w->bodies[w->awake_bodies[i]];
+		b->v = sb->v;
+		b->w = sb->w;
+		b->center = sinew_add(b->center0, sb->dp);
+		b->xf.q = sinew_mul_rot(sb->dq, b->q0);
+		float len = sqrtf(b->xf.q.c * b->xf.q.c + b->xf.q.s * b->xf.q.s);
+		b->xf.q.c /= len;
+		b->xf.q.s /= len;
+		b->xf.p = sinew_sub(b->center, sinew_rotate(b->xf.q, b->local_center));
+		b->force = sinew_v2(0.0f, 0.0f);
+		b->torque = 0.0f;
+		sinew_broadphase_refresh_body(w, b, false);
+	}
+}
+
+void sinew_solver_step(sinew_world *w, float dt, int substeps)
+{
+	float h = dt / (float)substeps, inv_h = 1.0f / h;
+	gather_bodies(w, h);
+	sinew_contacts_prepare(w, h);
+	for (int i = 0; i < substeps; ++i) {
+		integrate_velocities(w);
+		sinew_contacts_warm_start(w);
+		sinew_contacts_solve(w, inv_h, true);
+		integrate_positions(w, h);
+		sinew_contacts_solve(w, inv_h, false);
+	}
+	sinew_contacts_restitution(w);
+	sinew_contacts_store(w);
+	finalize_bodies(w);
+}

@@ -1,0 +1,453 @@
+/* Worlds: the registry of live worlds, creation and destruction, the order of one step, the
+ * state hash, counters, events and world settings. */
+#include "world.h"
+
+#include <string.h>
+
+static sinew_world *s_worlds[SINEW_MAX_WORLDS];
+static uint16_t s_world_generations[SINEW_MAX_WORLDS];
+
+sinew_world_def sinew_default_world_def(void)
+{
+	sinew_world_def d;
+	memset(&d, 0, sizeof d);
+	d.gravity = sinew_v2(0.0f, -10.0f);
+	d.length_units_per_meter = 1.0f;
+	d.contact_hertz = 30.0f;
+	d.contact_damping_ratio = 10.0f;
+	d.contact_push_max_speed = 3.0f;
+	d.restitution_threshold = 1.0f;
+	d.joint_hertz = 60.0f;
+	d.joint_damping_ratio = 5.0f;
+	d.maximum_linear_speed = 400.0f;
+	d.enable_sleep = true;
+	d.enable_continuous = true;
+	d.internal_value = SINEW_DEF_COOKIE;
+	return d;
+}
+
+sinew_body_def sinew_default_body_def(void)
+{
+	sinew_body_def d;
+	memset(&d, 0, sizeof d);
+	d.type = SINEW_STATIC_BODY;
+	d.gravity_scale = 1.0f;
+	d.sleep_threshold = 0.05f;
+	d.can_sleep = true;
+	d.is_awake = true;
+	d.is_enabled = true;
+	d.internal_value = SINEW_DEF_COOKIE;
+	return d;
+}
+
+sinew_shape_def sinew_default_shape_def(void)
+{
+	sinew_shape_def d;
+	memset(&d, 0, sizeof d);
+	d.density = 1.0f;
+	d.friction = 0.6f;
+	d.layer = 1;
+	d.mask = 1;
+	d.enable_contact_events = true;
+	d.enable_sensor_events = true;
+	d.update_body_mass = true;
+	d.internal_value = SINEW_DEF_COOKIE;
+	return d;
+}
+
+void sinew_world_error(sinew_world *world, sinew_error code, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	if (world != NULL)
+		sinew_vreport(world->def.error_fn, world->def.error_context, code, format, args);
+	else
+		sinew_vreport(NULL, NULL, code, format, args);
+	va_end(args);
+}
+
+sinew_world *sinew_world_from_index(uint16_t world0, const char *fn)
+{
+	if (world0 >= SINEW_MAX_WORLDS || s_worlds[world0] == NULL) {
+		sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ID, "%s: the id's world does not exist", fn);
+		return NULL;
+	}
+	return s_worlds[world0];
+}
+
+sinew_world *sinew_world_peek(uint16_t world0)
+{
+	return world0 < SINEW_MAX_WORLDS ? s_worlds[world0] : NULL;
+}
+
+sinew_world *sinew_world_get(sinew_world_id id, const char *fn)
+{
+	int i = (int)id.index1 - 1;
+	if (i < 0 || i >= SINEW_MAX_WORLDS || s_worlds[i] == NULL || s_world_generations[i] != id.generation) {
+		sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ID, "%s: invalid world id (index %d, generation %u)", fn,
+		             (int)id.index1, (unsigned)id.generation);
+		return NULL;
+	}
+	return s_worlds[i];
+}
+
+bool sinew_world_check_unlocked(sinew_world *world, const char *fn)
+{
+	if (world->locked) {
+		sinew_world_error(world, SINEW_ERROR_LOCKED, "%s: not allowed while the world is stepping", fn);
+		return false;
+	}
+	return true;
+}
+
+bool sinew_world_is_valid(sinew_world_id id)
+{
+	int i = (int)id.index1 - 1;
+	return i >= 0 && i < SINEW_MAX_WORLDS && s_worlds[i] != NULL && s_world_generations[i] == id.generation;
+}
+
+static bool finite_positive(float x)
+{
+	return sinew_is_finite(x) && x > 0.0f;
+}
+
+static bool finite_nonnegative(float x)
+{
+	return sinew_is_finite(x) && x >= 0.0f;
+}
+
+static bool validate_world_def(const sinew_world_def *d)
+{
+	const char *fn = "sinew_create_world";
+	if (d == NULL || d->internal_value != SINEW_DEF_COOKIE) {
+		sinew_report(d ? d->error_fn : NULL, d ? d->error_context : NULL, SINEW_ERROR_INVALID_ARGUMENT,
+		             "%s: the def must come from sinew_default_world_def()", fn);
+		return false;
+	}
+	const char *bad = NULL;
+	sinew_error code = SINEW_ERROR_INVALID_ARGUMENT;
+	if (!sinew_vec2_is_valid(d->gravity)) bad = "gravity is not finite", code = SINEW_ERROR_NOT_FINITE;
+	else if (!finite_positive(d->length_units_per_meter)) bad = "length_units_per_meter must be > 0";
+	else if (!finite_nonnegative(d->contact_hertz)) bad = "contact_hertz must be >= 0";
+	else if (!finite_nonnegative(d->contact_damping_ratio)) bad = "contact_damping_ratio must be >= 0";
+	else if (!finite_nonnegative(d->contact_push_max_speed)) bad = "contact_push_max_speed must be >= 0";
+	else if (!finite_nonnegative(d->restitution_threshold)) bad = "restitution_threshold must be >= 0";
+	else if (!finite_nonnegative(d->joint_hertz)) bad = "joint_hertz must be >= 0";
+	else if (!finite_nonnegative(d->joint_damping_ratio)) bad = "joint_damping_ratio must be >= 0";
+	else if (!finite_positive(d->maximum_linear_speed)) bad = "maximum_linear_speed must be > 0";
+	else if (d->body_capacity < 0 || d->shape_capacity < 0 || d->contact_capacity < 0) bad = "capacities must be >= 0";
+	if (bad != NULL) {
+		sinew_report(d->error_fn, d->error_context, code, "%s: %s", fn, bad);
+		return false;
+	}
+	return true;
+}
+
+static void apply_tuning(sinew_world *w)
+{
+	float l = w->def.length_units_per_meter;
+	w->lengths = l;
+	w->linear_slop = SINEW_LINEAR_SLOP * l;
+	w->speculative_distance = SINEW_SPECULATIVE_DISTANCE * l;
+	w->aabb_margin = SINEW_AABB_MARGIN * l;
+	w->max_linear_speed = w->def.maximum_linear_speed * l;
+	w->push_max_speed = w->def.contact_push_max_speed * l;
+}
+
+sinew_world_id sinew_create_world(const sinew_world_def *def)
+{
+	if (!validate_world_def(def)) return sinew_null_world_id;
+	int slot = -1;
+	for (int i = 0; i < SINEW_MAX_WORLDS; ++i) {
+		if (s_worlds[i] == NULL) {
+			slot = i;
+			break;
+		}
+	}
+	if (slot < 0) {
+		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_CAPACITY,
+		             "sinew_create_world: %d worlds exist already", SINEW_MAX_WORLDS);
+		return sinew_null_world_id;
+	}
+	sinew_world *w = sinew_alloc_zeroed(sizeof *w);
+	if (w == NULL) {
+		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_world: out of memory");
+		return sinew_null_world_id;
+	}
+	w->def = *def;
+	w->gravity = def->gravity;
+	apply_tuning(w);
+	w->body_free = w->shape_free = w->contact_free = SINEW_NULL_INDEX;
+	for (int t = 0; t < SINEW_TREE_COUNT; ++t) w->trees[t] = sinew_dynamic_tree_create();
+	if (def->body_capacity > 0) {
+		stbds_arrsetcap(w->bodies, def->body_capacity);
+		stbds_arrsetcap(w->body_order, def->body_capacity);
+		stbds_arrsetcap(w->solver_bodies, def->body_capacity + 1);
+		stbds_arrsetcap(w->awake_bodies, def->body_capacity + 1);
+	}
+	if (def->shape_capacity > 0) stbds_arrsetcap(w->shapes, def->shape_capacity);
+	if (def->contact_capacity > 0) {
+		stbds_arrsetcap(w->contacts, def->contact_capacity);
+		stbds_arrsetcap(w->constraints, def->contact_capacity);
+	}
+	s_world_generations[slot] += 1;
+	w->index = (uint16_t)slot;
+	w->generation = s_world_generations[slot];
+	w->in_use = true;
+	s_worlds[slot] = w;
+	sinew_world_id id = {(uint16_t)(slot + 1), w->generation};
+	return id;
+}
+
+bool sinew_destroy_world(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_destroy_world");
+	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_destroy_world")) return false;
+	for (int t = 0; t < SINEW_TREE_COUNT; ++t) sinew_dynamic_tree_destroy(&w->trees[t]);
+	stbds_arrfree(w->bodies);
+	stbds_arrfree(w->body_order);
+	stbds_arrfree(w->shapes);
+	stbds_arrfree(w->contacts);
+	stbds_arrfree(w->moved_shapes);
+	stbds_arrfree(w->pair_buffer);
+	stbds_arrfree(w->solver_bodies);
+	stbds_arrfree(w->awake_bodies);
+	stbds_arrfree(w->constraints);
+	stbds_arrfree(w->island_stack);
+	stbds_arrfree(w->island_bodies);
+	stbds_arrfree(w->active_contacts);
+	stbds_arrfree(w->begin_events);
+	stbds_arrfree(w->end_events);
+	stbds_arrfree(w->sensor_begin_events);
+	stbds_arrfree(w->sensor_end_events);
+	stbds_arrfree(w->move_events);
+	s_worlds[w->index] = NULL;
+	sinew_free(w);
+	return true;
+}
+
+static void clear_events(sinew_world *w)
+{
+	stbds_arrsetlen(w->begin_events, 0);
+	stbds_arrsetlen(w->end_events, 0);
+	stbds_arrsetlen(w->sensor_begin_events, 0);
+	stbds_arrsetlen(w->sensor_end_events, 0);
+	stbds_arrsetlen(w->move_events, 0);
+}
+
+bool sinew_world_step(sinew_world_id id, float dt, int substeps)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_step");
+	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_step")) return false;
+	if (!sinew_is_finite(dt) || dt <= 0.0f) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_step: dt must be a finite number > 0 (got %g)",
+		                  (double)dt);
+		return false;
+	}
+	if (substeps < 1 || substeps > 64) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_step: substeps must be 1..64 (got %d)",
+		                  substeps);
+		return false;
+	}
+	w->locked = true;
+	clear_events(w);
+	w->step_index += 1;
+	/* The order of a step: new pairs from boxes that moved last step, manifolds, islands (so a
+	 * sleeping body touched by an awake one is woken before it is solved), the substepped solve,
+	 * sleep, and the boxes of everything that moved. */
+	sinew_broadphase_update_pairs(w);
+	sinew_contacts_update(w);
+	sinew_islands_wake_connected(w);
+	sinew_solver_step(w, dt, substeps);
+	sinew_islands_update_sleep(w, dt);
+	w->locked = false;
+	return true;
+}
+
+/* FNV-1a over raw float bits. */
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; ++i) {
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static uint64_t hash_float(uint64_t h, float f)
+{
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	return hash_bytes(h, &bits, sizeof bits);
+}
+
+uint64_t sinew_world_get_hash(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_hash");
+	if (w == NULL) return 0;
+	uint64_t h = 14695981039346656037ull;
+	int n = (int)stbds_arrlen(w->body_order);
+	for (int i = 0; i < n; ++i) {
+		int32_t b = w->body_order[i];
+		if (b < 0) continue;
+		const sinew_body *body = &w->bodies[b];
+		h = hash_float(h, body->xf.p.x);
+		h = hash_float(h, body->xf.p.y);
+		h = hash_float(h, sinew_rot_angle(body->xf.q));
+		h = hash_float(h, body->v.x);
+		h = hash_float(h, body->v.y);
+		h = hash_float(h, body->w);
+	}
+	return h;
+}
+
+sinew_counters sinew_world_get_counters(sinew_world_id id)
+{
+	sinew_counters c;
+	memset(&c, 0, sizeof c);
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_counters");
+	if (w == NULL) return c;
+	c.body_count = w->body_count;
+	c.shape_count = w->shape_count;
+	c.pair_count = w->contact_count;
+	c.contact_count = w->touching_count;
+	c.island_count = w->island_count;
+	c.step_count = w->step_index;
+	int n = (int)stbds_arrlen(w->bodies);
+	for (int i = 0; i < n; ++i) {
+		const sinew_body *b = &w->bodies[i];
+		if (b->in_use && b->enabled && b->awake && b->type != SINEW_STATIC_BODY) c.awake_body_count += 1;
+	}
+	c.static_tree_height = sinew_dynamic_tree_get_height(&w->trees[SINEW_TREE_STATIC]);
+	int hk = sinew_dynamic_tree_get_height(&w->trees[SINEW_TREE_KINEMATIC]);
+	int hd = sinew_dynamic_tree_get_height(&w->trees[SINEW_TREE_DYNAMIC]);
+	c.tree_height = hk > hd ? hk : hd;
+	return c;
+}
+
+bool sinew_world_set_gravity(sinew_world_id id, sinew_vec2 gravity)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_set_gravity");
+	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_set_gravity")) return false;
+	if (!sinew_vec2_is_valid(gravity)) {
+		sinew_world_error(w, SINEW_ERROR_NOT_FINITE, "sinew_world_set_gravity: gravity is not finite");
+		return false;
+	}
+	w->gravity = gravity;
+	return true;
+}
+
+sinew_vec2 sinew_world_get_gravity(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_gravity");
+	return w != NULL ? w->gravity : sinew_v2(0.0f, 0.0f);
+}
+
+bool sinew_world_enable_sleep(sinew_world_id id, bool flag)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_enable_sleep");
+	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_enable_sleep")) return false;
+	w->def.enable_sleep = flag;
+	if (!flag) {
+		int n = (int)stbds_arrlen(w->bodies);
+		for (int i = 0; i < n; ++i)
+			if (w->bodies[i].in_use) sinew_body_wake(w, &w->bodies[i]);
+	}
+	return true;
+}
+
+bool sinew_world_enable_continuous(sinew_world_id id, bool flag)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_enable_continuous");
+	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_enable_continuous")) return false;
+	w->def.enable_continuous = flag;
+	return true;
+}
+
+bool sinew_world_set_contact_tuning(sinew_world_id id, float hertz, float damping_ratio, float push_speed)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_set_contact_tuning");
+	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_set_contact_tuning")) return false;
+	if (!finite_nonnegative(hertz) || !finite_nonnegative(damping_ratio) || !finite_nonnegative(push_speed)) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+		                  "sinew_world_set_contact_tuning: hertz, damping_ratio and push_speed must be finite and >= 0");
+		return false;
+	}
+	w->def.contact_hertz = hertz;
+	w->def.contact_damping_ratio = damping_ratio;
+	w->def.contact_push_max_speed = push_speed;
+	apply_tuning(w);
+	return true;
+}
+
+bool sinew_world_set_restitution_threshold(sinew_world_id id, float speed)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_set_restitution_threshold");
+	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_set_restitution_threshold")) return false;
+	if (!finite_nonnegative(speed)) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+		                  "sinew_world_set_restitution_threshold: speed must be finite and >= 0");
+		return false;
+	}
+	w->def.restitution_threshold = speed;
+	return true;
+}
+
+bool sinew_world_set_error_callback(sinew_world_id id, sinew_error_fn *fn, void *context)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_set_error_callback");
+	if (w == NULL) return false;
+	w->def.error_fn = fn;
+	w->def.error_context = context;
+	return true;
+}
+
+void *sinew_world_get_user_data(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_user_data");
+	return w != NULL ? w->def.user_data : NULL;
+}
+
+float sinew_world_get_length_units_per_meter(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_length_units_per_meter");
+	return w != NULL ? w->lengths : 1.0f;
+}
+
+sinew_contact_events sinew_world_get_contact_events(sinew_world_id id)
+{
+	sinew_contact_events e;
+	memset(&e, 0, sizeof e);
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_contact_events");
+	if (w == NULL) return e;
+	e.begin_events = w->begin_events;
+	e.begin_count = (int)stbds_arrlen(w->begin_events);
+	e.end_events = w->end_events;
+	e.end_count = (int)stbds_arrlen(w->end_events);
+	return e;
+}
+
+sinew_sensor_events sinew_world_get_sensor_events(sinew_world_id id)
+{
+	sinew_sensor_events e;
+	memset(&e, 0, sizeof e);
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_sensor_events");
+	if (w == NULL) return e;
+	e.begin_events = w->sensor_begin_events;
+	e.begin_count = (int)stbds_arrlen(w->sensor_begin_events);
+	e.end_events = w->sensor_end_events;
+	e.end_count = (int)stbds_arrlen(w->sensor_end_events);
+	return e;
+}
+
+sinew_body_events sinew_world_get_body_events(sinew_world_id id)
+{
+	sinew_body_events e;
+	memset(&e, 0, sizeof e);
+	sinew_world *w = sinew_world_get(id, "sinew_world_get_body_events");
+	if (w == NULL) return e;
+	e.move_events = w->move_events;
+	e.move_count = (int)stbds_arrlen(w->move_events);
+	return e;
+}

@@ -1,0 +1,213 @@
+/* Internal state of a world: pools of bodies, shapes and contacts, the broadphase, the per-step
+ * solver arrays and the event buffers. Only solver/ includes this. */
+#ifndef SINEW_WORLD_H
+#define SINEW_WORLD_H
+
+#include "core.h"
+#include "sinew/sinew.h"
+
+#define SINEW_MAX_WORLDS 128
+#define SINEW_NULL_INDEX (-1)
+
+/* Tolerances in metres, scaled by length_units_per_meter at world creation. */
+#define SINEW_LINEAR_SLOP 0.005f
+#define SINEW_SPECULATIVE_DISTANCE (4.0f * SINEW_LINEAR_SLOP)
+#define SINEW_AABB_MARGIN 0.1f
+#define SINEW_TIME_TO_SLEEP 0.5f
+/* Written by sinew_default_*_def(): a def that lacks it was not initialised. */
+#define SINEW_DEF_COOKIE 0x51e3
+
+enum { SINEW_TREE_STATIC = 0, SINEW_TREE_KINEMATIC = 1, SINEW_TREE_DYNAMIC = 2, SINEW_TREE_COUNT = 3 };
+
+typedef struct sinew_body {
+	sinew_transform xf;      /* origin transform */
+	sinew_vec2 center;       /* world centre of mass */
+	sinew_vec2 center0;      /* centre of mass at the start of the step */
+	sinew_rot q0;            /* rotation at the start of the step */
+	sinew_vec2 local_center; /* centre of mass in the body frame */
+	sinew_vec2 v;            /* velocity of the centre of mass */
+	float w;
+	sinew_vec2 force;
+	float torque;
+	float mass, inv_mass, inertia, inv_inertia;
+	float linear_damping, angular_damping, gravity_scale;
+	float sleep_threshold, sleep_time;
+	float max_extent; /* largest distance from the centre of mass to a shape's surface */
+	void *user_data;
+	uint64_t creation_seq;
+	int32_t shape_list;   /* first shape, linked through sinew_shape.next */
+	int32_t shape_count;
+	int32_t contact_list; /* first contact, linked through sinew_contact.edges */
+	int32_t contact_count;
+	int32_t joint_list;
+	int32_t joint_count;
+	int32_t solver_index; /* slot in the step's solver body array; 0 = static/asleep */
+	int32_t island_mark;  /* step number of the last island visit */
+	int32_t next_free;
+	uint16_t generation;
+	uint8_t type;
+	bool in_use, enabled, awake, can_sleep, fixed_rotation, bullet, mass_overridden;
+} sinew_body;
+
+typedef struct sinew_shape {
+	sinew_geometry geom;
+	sinew_aabb aabb;     /* tight box at the last update */
+	sinew_aabb fat_aabb; /* the box stored in the tree */
+	float density, friction, restitution;
+	uint32_t layer, mask;
+	void *user_data;
+	int32_t body;
+	int32_t next; /* next shape of the same body, or next free slot */
+	int32_t proxy;
+	int32_t tree;
+	uint16_t generation;
+	bool in_use, sensor, enable_contact_events, enable_sensor_events, moved;
+} sinew_shape;
+
+typedef struct sinew_contact_edge {
+	int32_t body;
+	int32_t prev, next; /* neighbouring contacts in that body's list */
+} sinew_contact_edge;
+
+enum {
+	SINEW_CONTACT_TOUCHING = 1u << 0,
+	SINEW_CONTACT_SENSOR = 1u << 1,
+	SINEW_CONTACT_EVENTS = 1u << 2,
+	SINEW_CONTACT_SENSOR_EVENTS = 1u << 3,
+};
+
+typedef struct sinew_contact {
+	sinew_manifold manifold;
+	sinew_contact_edge edges[2]; /* [0] for shape_a's body, [1] for shape_b's */
+	int32_t shape_a, shape_b;
+	float friction, restitution;
+	uint32_t flags;
+	int32_t next_free;
+	bool in_use;
+} sinew_contact;
+
+/* A body's velocity state in the step: contiguous, only awake non-static bodies (slot 0 is a
+ * static dummy so constraints never branch on "is this body static"). */
+typedef struct sinew_solver_body {
+	sinew_vec2 v;
+	float w;
+	float inv_mass, inv_inertia;
+	sinew_vec2 dp;       /* change of the centre of mass position during the step */
+	sinew_rot dq;        /* change of rotation during the step */
+	sinew_vec2 dv;       /* velocity change per substep from gravity and forces */
+	float dw;            /* angular velocity change per substep from torque */
+	float linear_keep;   /* velocity kept per substep under damping: 1 / (1 + h d) */
+	float angular_keep;
+} sinew_solver_body;
+
+typedef struct sinew_contact_point_constraint {
+	sinew_vec2 r_a, r_b;     /* anchors from the centres of mass at the start of the step */
+	float base_separation;   /* separation minus the anchor offset along the normal */
+	float normal_mass, tangent_mass;
+	float normal_impulse, tangent_impulse, max_normal_impulse;
+	float relative_velocity; /* normal velocity before the step, for restitution */
+} sinew_contact_point_constraint;
+
+typedef struct sinew_contact_constraint {
+	sinew_contact_point_constraint points[2];
+	sinew_vec2 normal;
+	float friction, restitution;
+	float bias_rate, mass_scale, impulse_scale; /* contact softness for this pair */
+	int32_t body_a, body_b;                     /* solver body slots */
+	int32_t contact;                            /* index in the contact pool */
+	int32_t point_count;
+} sinew_contact_constraint;
+
+typedef struct sinew_world {
+	sinew_world_def def;
+	float lengths; /* length_units_per_meter */
+	float linear_slop, speculative_distance, aabb_margin, max_linear_speed, push_max_speed;
+	sinew_body *bodies;       /* stb_ds pool */
+	int32_t body_free;
+	int32_t *body_order;      /* body indices in creation order; -1 for destroyed */
+	int32_t body_order_dead;
+	uint64_t next_creation_seq;
+	sinew_shape *shapes;
+	int32_t shape_free;
+	sinew_contact *contacts;
+	int32_t contact_free;
+	int32_t body_count, shape_count, contact_count;
+	sinew_dynamic_tree trees[SINEW_TREE_COUNT];
+	int32_t *moved_shapes;  /* shapes whose fat box changed: they look for new pairs */
+	int64_t *pair_buffer;   /* candidate pairs (shape_a << 32 | shape_b) */
+	/* per-step scratch, kept between steps so a step of a sized world never allocates */
+	sinew_solver_body *solver_bodies;
+	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
+	sinew_contact_constraint *constraints;
+	int32_t *island_stack;
+	int32_t *island_bodies;
+	int32_t *active_contacts;
+	/* events of the last step */
+	sinew_contact_begin_event *begin_events;
+	sinew_contact_end_event *end_events;
+	sinew_sensor_event *sensor_begin_events;
+	sinew_sensor_event *sensor_end_events;
+	sinew_body_move_event *move_events;
+	sinew_vec2 gravity;
+	int32_t step_index;
+	int32_t island_count;
+	int32_t touching_count;
+	uint16_t index; /* world0 */
+	uint16_t generation;
+	bool locked;
+	bool in_use;
+} sinew_world;
+
+/* world.c */
+sinew_world *sinew_world_get(sinew_world_id id, const char *fn);
+sinew_world *sinew_world_from_index(uint16_t world0, const char *fn);
+/* The world in slot world0 or NULL, without reporting. */
+sinew_world *sinew_world_peek(uint16_t world0);
+void sinew_world_error(sinew_world *world, sinew_error code, const char *format, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+bool sinew_world_check_unlocked(sinew_world *world, const char *fn);
+
+/* body.c */
+sinew_body *sinew_body_lookup(sinew_body_id id, sinew_world **world_out, const char *fn);
+sinew_body_id sinew_make_body_id(const sinew_world *world, int32_t index);
+void sinew_body_update_mass(sinew_world *world, sinew_body *body);
+void sinew_body_wake(sinew_world *world, sinew_body *body);
+void sinew_body_sync_transform(sinew_body *body);
+void sinew_body_destroy_contacts(sinew_world *world, sinew_body *body);
+
+/* shape.c */
+sinew_shape_id sinew_make_shape_id(const sinew_world *world, int32_t index);
+void sinew_shape_create_proxy(sinew_world *world, sinew_shape *shape, const sinew_body *body);
+void sinew_shape_destroy_proxy(sinew_world *world, sinew_shape *shape);
+int32_t sinew_tree_for_body(const sinew_body *body);
+
+/* broadphase.c */
+void sinew_broadphase_update_pairs(sinew_world *world);
+void sinew_broadphase_refresh_body(sinew_world *world, sinew_body *body, bool force_move);
+bool sinew_shapes_should_collide(const sinew_shape *a, const sinew_shape *b);
+
+/* contact.c */
+void sinew_contact_create(sinew_world *world, int32_t shape_a, int32_t shape_b);
+void sinew_contact_destroy(sinew_world *world, int32_t contact, bool report);
+void sinew_contacts_update(sinew_world *world);
+int sinew_contact_edge_of(const sinew_contact *c, int32_t body);
+
+/* contact_solver.c */
+void sinew_contacts_prepare(sinew_world *world, float h);
+void sinew_contacts_warm_start(sinew_world *world);
+void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
+void sinew_contacts_restitution(sinew_world *world);
+void sinew_contacts_store(sinew_world *world);
+
+/* island.c */
+void sinew_islands_wake_connected(sinew_world *world);
+void sinew_islands_update_sleep(sinew_world *world, float dt);
+void sinew_island_set_asleep(sinew_world *world, sinew_body *seed);
+
+/* solver.c */
+void sinew_solver_step(sinew_world *world, float dt, int substeps);
+
+#endif
