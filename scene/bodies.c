@@ -16,7 +16,8 @@ static const char *const body_keys[] = {
 /* Keys of each shape type: the common ones, then the type's own. */
 #define SHAPE_COMMON "type", "name", "density", "friction", "restitution", "layer", "mask", "sensor"
 static const char *const circle_keys[] = {SHAPE_COMMON, "radius", "center", NULL};
-static const char *const capsule_keys[] = {SHAPE_COMMON, "radius", "center1", "center2", "height", "center", "angle", NULL};
+static const char *const capsule_keys[] = {SHAPE_COMMON, "radius", "center1", "center2", "height", "center", "angle",
+                                           NULL};
 static const char *const box_keys[] = {SHAPE_COMMON, "half_extents", "center", "angle", "radius", NULL};
 static const char *const shape_type_names[] = {"circle", "capsule", "box", NULL};
 
@@ -53,6 +54,13 @@ static bool parse_circle(scene_parser *p, json_t *s, const char *path, sinew_geo
 	return true;
 }
 
+/* The first of the two keys that obj has, or NULL. */
+static const char *first_present(json_t *obj, const char *a, const char *b)
+{
+	if (json_object_get(obj, a) != NULL) return a;
+	return json_object_get(obj, b) != NULL ? b : NULL;
+}
+
 /* Two forms: center1, center2, radius; or Godot's height (tip to tip, along local y), radius,
  * center, angle. A file uses one. */
 static bool parse_capsule(scene_parser *p, json_t *s, const char *path, sinew_geometry *g)
@@ -64,7 +72,7 @@ static bool parse_capsule(scene_parser *p, json_t *s, const char *path, sinew_ge
 		return false;
 	}
 	if (json_object_get(s, "height") != NULL) {
-		const char *other = json_object_get(s, "center1") != NULL ? "center1" : json_object_get(s, "center2") != NULL ? "center2" : NULL;
+		const char *other = first_present(s, "center1", "center2");
 		if (other != NULL) {
 			scene_path_key(child, path, other);
 			return scene_fail(p, child, "give either center1, center2 or height (with center, angle), not both");
@@ -81,7 +89,7 @@ static bool parse_capsule(scene_parser *p, json_t *s, const char *path, sinew_ge
 		}
 		c = sinew_make_capsule_godot(height, c.radius, center, angle);
 	} else {
-		const char *other = json_object_get(s, "center") != NULL ? "center" : json_object_get(s, "angle") != NULL ? "angle" : NULL;
+		const char *other = first_present(s, "center", "angle");
 		if (other != NULL) {
 			scene_path_key(child, path, other);
 			return scene_fail(p, child, "center and angle belong to the height form: give height too, or use center1, center2");

@@ -201,7 +201,9 @@ bool scene_get_string(scene_parser *p, json_t *obj, const char *path, const char
 	if (value == NULL) return true;
 	char child[SCENE_PATH_SIZE];
 	scene_path_key(child, path, key);
-	if (!json_is_string(value) || json_string_length(value) == 0) return scene_fail(p, child, "expected a non-empty string");
+	if (!json_is_string(value) || json_string_length(value) == 0) {
+		return scene_fail(p, child, "expected a non-empty string");
+	}
 	if (strlen(json_string_value(value)) != json_string_length(value)) {
 		return scene_fail(p, child, "a name may not contain \\u0000");
 	}

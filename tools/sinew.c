@@ -157,7 +157,9 @@ static int run_command(int argc, char **argv)
 
 static int check_command(int argc, char **argv)
 {
-	if (argc != 2 || argv[1][0] == '-') return usage_error("check", "expected exactly one scene file", argc > 2 ? argv[2] : NULL);
+	if (argc != 2 || argv[1][0] == '-') {
+		return usage_error("check", "expected exactly one scene file", argc > 2 ? argv[2] : NULL);
+	}
 	char error[1024];
 	sinew_scene *scene = sinew_scene_load_file(argv[1], error, sizeof error);
 	if (scene == NULL) {
