@@ -251,15 +251,22 @@ void sinew_scene_destroy(sinew_scene *scene)
 	free(scene);
 }
 
-const char *sinew_scene_get_name(const sinew_scene *scene) { return scene->name; }
-sinew_world_id sinew_scene_get_world(const sinew_scene *scene) { return scene->world; }
-float sinew_scene_get_hz(const sinew_scene *scene) { return scene->desc.hz; }
-int sinew_scene_get_substeps(const sinew_scene *scene) { return scene->desc.substeps; }
-int sinew_scene_get_default_steps(const sinew_scene *scene) { return scene->desc.steps; }
-int sinew_scene_get_step(const sinew_scene *scene) { return scene->step; }
-double sinew_scene_get_world_step_seconds(const sinew_scene *scene) { return scene->step_seconds; }
-int sinew_scene_get_error_count(const sinew_scene *scene) { return scene->error_count; }
-const char *sinew_scene_get_last_error(const sinew_scene *scene) { return scene->last_error; }
+/* The getters take NULL (a scene that failed to load) and answer "nothing". */
+const char *sinew_scene_get_name(const sinew_scene *scene) { return scene != NULL ? scene->name : ""; }
+sinew_world_id sinew_scene_get_world(const sinew_scene *scene)
+{
+	return scene != NULL ? scene->world : sinew_null_world_id;
+}
+float sinew_scene_get_hz(const sinew_scene *scene) { return scene != NULL ? scene->desc.hz : 0.0f; }
+int sinew_scene_get_substeps(const sinew_scene *scene) { return scene != NULL ? scene->desc.substeps : 0; }
+int sinew_scene_get_default_steps(const sinew_scene *scene) { return scene != NULL ? scene->desc.steps : 0; }
+int sinew_scene_get_step(const sinew_scene *scene) { return scene != NULL ? scene->step : 0; }
+double sinew_scene_get_world_step_seconds(const sinew_scene *scene)
+{
+	return scene != NULL ? scene->step_seconds : 0.0;
+}
+int sinew_scene_get_error_count(const sinew_scene *scene) { return scene != NULL ? scene->error_count : 0; }
+const char *sinew_scene_get_last_error(const sinew_scene *scene) { return scene != NULL ? scene->last_error : ""; }
 
 static double now_seconds(void)
 {
@@ -287,6 +294,7 @@ static void apply_due_ops(sinew_scene *s)
 
 bool sinew_scene_step(sinew_scene *scene)
 {
+	if (scene == NULL) return false;
 	int before = scene->error_count;
 	apply_due_ops(scene);
 	scene->doing = "stepping";
@@ -299,42 +307,45 @@ bool sinew_scene_step(sinew_scene *scene)
 
 sinew_body_id sinew_scene_find_body(const sinew_scene *scene, const char *name)
 {
-	int i = scene_desc_find_body(&scene->desc, name);
+	int i = scene != NULL ? scene_desc_find_body(&scene->desc, name) : -1;
 	return i >= 0 ? scene->bodies[i] : sinew_null_body_id;
 }
 
 sinew_shape_id sinew_scene_find_shape(const sinew_scene *scene, const char *name)
 {
-	int i = scene_desc_find_shape(&scene->desc, name);
+	int i = scene != NULL ? scene_desc_find_shape(&scene->desc, name) : -1;
 	return i >= 0 ? scene->shapes[i] : sinew_null_shape_id;
 }
 
-int sinew_scene_get_body_count(const sinew_scene *scene) { return scene->desc.body_count; }
+int sinew_scene_get_body_count(const sinew_scene *scene) { return scene != NULL ? scene->desc.body_count : 0; }
 
 sinew_body_id sinew_scene_get_body(const sinew_scene *scene, int index)
 {
-	if (index < 0 || index >= scene->desc.body_count) return sinew_null_body_id;
+	if (scene == NULL || index < 0 || index >= scene->desc.body_count) return sinew_null_body_id;
 	return scene->bodies[index];
 }
 
 const char *sinew_scene_get_body_name(const sinew_scene *scene, int index)
 {
-	if (index < 0 || index >= scene->desc.body_count) return NULL;
+	if (scene == NULL || index < 0 || index >= scene->desc.body_count) return NULL;
 	return scene->desc.bodies[index].name;
 }
 
 int sinew_scene_get_shape_body_index(const sinew_scene *scene, sinew_shape_id shape)
 {
-	if (shape.index1 <= 0 || shape.index1 >= scene->slot_count) return -1;
+	if (scene == NULL || shape.index1 <= 0 || shape.index1 >= scene->slot_count) return -1;
 	if (shape.world0 + 1 != scene->world.index1) return -1;
 	if (scene->generation_of_slot[shape.index1] != shape.generation) return -1;
 	return scene->body_of_slot[shape.index1];
 }
 
-int sinew_scene_get_named_body_count(const sinew_scene *scene) { return scene->desc.named_body_count; }
+int sinew_scene_get_named_body_count(const sinew_scene *scene)
+{
+	return scene != NULL ? scene->desc.named_body_count : 0;
+}
 
 int sinew_scene_get_named_body_index(const sinew_scene *scene, int i)
 {
-	if (i < 0 || i >= scene->desc.named_body_count) return -1;
+	if (scene == NULL || i < 0 || i >= scene->desc.named_body_count) return -1;
 	return scene->named_bodies[i];
 }

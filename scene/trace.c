@@ -200,6 +200,7 @@ static void put_frame(sinew_trace *trace, int step)
 
 bool sinew_trace_write_frame(sinew_trace *trace)
 {
+	if (trace == NULL) return false;
 	int step = sinew_scene_get_step(trace->scene) - 1;
 	if (step < 0 || step == trace->last_written_step) return !trace->failed;
 	put_frame(trace, step);
@@ -214,6 +215,7 @@ bool sinew_trace_write_frame(sinew_trace *trace)
 
 bool sinew_trace_record(sinew_trace *trace)
 {
+	if (trace == NULL) return false;
 	sinew_world_id world = sinew_scene_get_world(trace->scene);
 	gather_contact_events(trace, world);
 	gather_sensor_events(trace, world);
@@ -224,8 +226,10 @@ bool sinew_trace_record(sinew_trace *trace)
 
 sinew_trace *sinew_trace_open(const sinew_scene *scene, const char *path, int every, char *error, size_t error_size)
 {
-	if (every < 1) {
-		if (error != NULL && error_size > 0) snprintf(error, error_size, "%s: every must be at least 1", path);
+	if (scene == NULL || path == NULL || every < 1) {
+		if (error != NULL && error_size > 0) {
+			snprintf(error, error_size, "sinew_trace_open: %s", every < 1 ? "every must be at least 1" : "no scene or no path");
+		}
 		return NULL;
 	}
 	sinew_trace *trace = calloc(1, sizeof *trace);
