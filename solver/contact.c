@@ -116,15 +116,18 @@ void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
 	w->contact_count -= 1;
 }
 
-/* Carry last step's impulses to the points with the same feature ids. */
-static void match_impulses(sinew_manifold *m, const sinew_manifold *old)
+/* Carry last step's per-substep impulses to the points with the same feature ids. */
+static void match_impulses(sinew_contact *c, const sinew_manifold *old)
 {
+	float normal[2] = {c->warm_normal[0], c->warm_normal[1]}, tangent[2] = {c->warm_tangent[0], c->warm_tangent[1]};
+	sinew_manifold *m = &c->manifold;
 	for (int i = 0; i < m->point_count; ++i) {
 		sinew_manifold_point *p = &m->points[i];
+		c->warm_normal[i] = c->warm_tangent[i] = 0.0f;
 		for (int j = 0; j < old->point_count; ++j) {
 			if (old->points[j].id == p->id) {
-				p->normal_impulse = old->points[j].normal_impulse;
-				p->tangent_impulse = old->points[j].tangent_impulse;
+				c->warm_normal[i] = normal[j];
+				c->warm_tangent[i] = tangent[j];
 				p->persisted = true;
 				break;
 			}
@@ -132,16 +135,35 @@ static void match_impulses(sinew_manifold *m, const sinew_manifold *old)
 	}
 }
 
+static sinew_vec2 point_velocity(const sinew_body *b, sinew_vec2 point)
+{
+	return sinew_add(b->v, sinew_cross_sv(b->w, sinew_sub(point, b->center)));
+}
+
+/* Speculative contacts: keep the points the bodies can reach within this step at their present
+ * approach speed, so a fast body is stopped at the surface instead of sinking into it. */
+static void keep_reachable_points(const sinew_world *w, sinew_manifold *m, const sinew_body *a, const sinew_body *b,
+                                  float dt)
+{
+	int k = 0;
+	float reach_gravity = sinew_length(w->gravity) * dt * dt;
+	for (int i = 0; i < m->point_count; ++i) {
+		sinew_manifold_point *p = &m->points[i];
+		float vn = sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), m->normal);
+		float reach = w->speculative_distance + dt * sinew_maxf(-vn, 0.0f) + reach_gravity;
+		if (p->separation <= reach) m->points[k++] = *p;
+	}
+	m->point_count = k;
+}
+
 static float approach_speed(const sinew_world *w, const sinew_contact *c)
 {
 	const sinew_body *a = &w->bodies[c->edges[0].body], *b = &w->bodies[c->edges[1].body];
 	const sinew_manifold_point *p = &c->manifold.points[0];
-	sinew_vec2 ra = sinew_sub(p->point, a->center), rb = sinew_sub(p->point, b->center);
-	sinew_vec2 dv = sinew_sub(sinew_add(b->v, sinew_cross_sv(b->w, rb)), sinew_add(a->v, sinew_cross_sv(a->w, ra)));
-	return -sinew_dot(dv, c->manifold.normal);
+	return -sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), c->manifold.normal);
 }
 
-static void update_one(sinew_world *w, int32_t ci)
+static void update_one(sinew_world *w, int32_t ci, float dt)
 {
 	sinew_contact *c = &w->contacts[ci];
 	const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
@@ -161,8 +183,12 @@ static void update_one(sinew_world *w, int32_t ci)
 		}
 	} else {
 		sinew_manifold old = c->manifold;
-		c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, w->speculative_distance);
-		match_impulses(&c->manifold, &old);
+		/* how far the pair can close in this step bounds the speculative search */
+		float closing = sinew_length(sinew_sub(b->v, a->v)) + sinew_absf(a->w) * a->max_extent + sinew_absf(b->w) * b->max_extent;
+		float reach = w->speculative_distance + dt * closing + sinew_length(w->gravity) * dt * dt;
+		c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, reach);
+		keep_reachable_points(w, &c->manifold, a, b, dt);
+		match_impulses(c, &old);
 		touching = c->manifold.point_count > 0;
 		if (touching != was_touching && (c->flags & SINEW_CONTACT_EVENTS)) {
 			if (touching) {
@@ -184,7 +210,7 @@ static void update_one(sinew_world *w, int32_t ci)
 		c->flags &= ~(uint32_t)SINEW_CONTACT_TOUCHING;
 }
 
-void sinew_contacts_update(sinew_world *w)
+void sinew_contacts_update(sinew_world *w, float dt)
 {
 	int n = (int)stbds_arrlen(w->contacts);
 	int touching = 0;
@@ -201,7 +227,13 @@ void sinew_contacts_update(sinew_world *w)
 			sinew_contact_destroy(w, ci, true);
 			continue;
 		}
-		update_one(w, ci);
+		update_one(w, ci, dt);
+		if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING) {
+			/* touching wakes: a kinematic body or a body from another island pushing a sleeper */
+			sinew_body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];
+			if (!ba->awake) sinew_body_wake(w, ba);
+			if (!bb->awake) sinew_body_wake(w, bb);
+		}
 		touching += (c->flags & SINEW_CONTACT_TOUCHING) && !(c->flags & SINEW_CONTACT_SENSOR);
 	}
 	w->touching_count = touching;

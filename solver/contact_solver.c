@@ -37,8 +37,8 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 {
 	stbds_arrsetlen(w->constraints, 0);
 	float hertz = sinew_minf(w->def.contact_hertz, 0.25f / h);
-	softness soft = make_soft(hertz, w->def.contact_damping_ratio, h);
-	softness static_soft = make_soft(2.0f * hertz, w->def.contact_damping_ratio, h);
+	float zeta = w->def.contact_damping_ratio;
+	softness soft = make_soft(hertz, zeta, h);
 	int n = (int)stbds_arrlen(w->contacts);
 	for (int ci = 0; ci < n; ++ci) {
 		const sinew_contact *c = &w->contacts[ci];
@@ -55,11 +55,10 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		cc.normal = c->manifold.normal;
 		cc.friction = c->friction;
 		cc.restitution = c->restitution;
-		softness s = (ma == 0.0f || mb == 0.0f) ? static_soft : soft;
-		cc.bias_rate = s.bias_rate;
-		cc.mass_scale = s.mass_scale;
-		cc.impulse_scale = s.impulse_scale;
 		cc.point_count = c->manifold.point_count;
+		cc.bias_rate = soft.bias_rate;
+		cc.mass_scale = soft.mass_scale;
+		cc.impulse_scale = soft.impulse_scale;
 		sinew_vec2 nrm = cc.normal, tan = sinew_right_perp(nrm);
 		sinew_vec2 offset_a = sinew_sub(ba->center, ba->xf.p), offset_b = sinew_sub(bb->center, bb->xf.p);
 		for (int j = 0; j < cc.point_count; ++j) {
@@ -74,12 +73,25 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 			float rta = sinew_cross(cp->r_a, tan), rtb = sinew_cross(cp->r_b, tan);
 			float kt = ma + mb + Ia * rta * rta + Ib * rtb * rtb;
 			cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-			cp->normal_impulse = mp->normal_impulse;
-			cp->tangent_impulse = mp->tangent_impulse;
+			cp->normal_impulse = c->warm_normal[j];
+			cp->tangent_impulse = c->warm_tangent[j];
+			cp->total_normal_impulse = cp->total_tangent_impulse = 0.0f;
 			cp->max_normal_impulse = 0.0f;
 			sinew_vec2 dv = sinew_sub(sinew_add(sb->v, sinew_cross_sv(sb->w, cp->r_b)),
 			                          sinew_add(sa->v, sinew_cross_sv(sa->w, cp->r_a)));
 			cp->relative_velocity = sinew_dot(nrm, dv);
+
+		}
+		cc.block = false;
+		if (cc.point_count == 2) {
+			sinew_vec2 ra0 = cc.points[0].r_a, rb0 = cc.points[0].r_b, ra1 = cc.points[1].r_a, rb1 = cc.points[1].r_b;
+			float rn_a0 = sinew_cross(ra0, nrm), rn_b0 = sinew_cross(rb0, nrm);
+			float rn_a1 = sinew_cross(ra1, nrm), rn_b1 = sinew_cross(rb1, nrm);
+			cc.k11 = ma + mb + Ia * rn_a0 * rn_a0 + Ib * rn_b0 * rn_b0;
+			cc.k22 = ma + mb + Ia * rn_a1 * rn_a1 + Ib * rn_b1 * rn_b1;
+			cc.k12 = ma + mb + Ia * rn_a0 * rn_a1 + Ib * rn_b0 * rn_b1;
+			/* points too close together make K nearly singular: solve them one by one then */
+			cc.block = cc.k11 * cc.k11 < 1000.0f * (cc.k11 * cc.k22 - cc.k12 * cc.k12);
 		}
 		stbds_arrput(w->constraints, cc);
 	}
@@ -93,7 +105,9 @@ static void apply_impulse(sinew_solver_body *a, sinew_solver_body *b, sinew_vec2
 	b->w += b->inv_inertia * sinew_cross(rb, p);
 }
 
-void sinew_contacts_warm_start(sinew_world *w)
+/* Apply last substep's impulses again. The impulse applied in a substep is the accumulated value
+ * at its end, so warm starting is also where the step's total impulse is summed. */
+void sinew_contacts_warm_start(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	int n = (int)stbds_arrlen(w->constraints);
@@ -102,7 +116,11 @@ void sinew_contacts_warm_start(sinew_world *w)
 		sinew_solver_body *a = &bodies[cc->body_a], *b = &bodies[cc->body_b];
 		sinew_vec2 tan = sinew_right_perp(cc->normal);
 		for (int j = 0; j < cc->point_count; ++j) {
-			const sinew_contact_point_constraint *cp = &cc->points[j];
+			sinew_contact_point_constraint *cp = &w->constraints[i].points[j];
+			if (!first_substep) {
+				cp->total_normal_impulse += cp->normal_impulse;
+				cp->total_tangent_impulse += cp->tangent_impulse;
+			}
 			sinew_vec2 p = sinew_add(sinew_scale(cp->normal_impulse, cc->normal), sinew_scale(cp->tangent_impulse, tan));
 			apply_impulse(a, b, cp->r_a, cp->r_b, p);
 		}
@@ -118,6 +136,49 @@ static float relative_speed(const sinew_solver_body *a, const sinew_solver_body 
 	return sinew_dot(dv, axis);
 }
 
+/* Apply a change of normal impulse to one point and keep the bookkeeping. */
+static void push_point(sinew_solver_body *a, sinew_solver_body *b, sinew_contact_point_constraint *cp, sinew_vec2 nrm,
+                       float total)
+{
+	float impulse = total - cp->normal_impulse;
+	cp->normal_impulse = total;
+	cp->max_normal_impulse = sinew_maxf(cp->max_normal_impulse, impulse);
+	apply_impulse(a, b, cp->r_a, cp->r_b, sinew_scale(impulse, nrm));
+}
+
+/* Both points of a two-point manifold at once, as a 2x2 linear complementarity problem: a box
+ * resting on its face is not rocked by solving one corner after the other, and the pair's stiffness
+ * acts on its true (translational) effective mass.
+ * With accumulated impulses a, normal speeds vn, biases b and softness (ms, is), the soft update of
+ * every active point is K x = (1 - is) K a - ms (vn + b); inactive points have x = 0 and a
+ * separating speed. Enumerate the four cases; false when none fits (then solve one by one). */
+static bool solve_block(sinew_contact_constraint *cc, sinew_solver_body *a, sinew_solver_body *b, const float vn[2],
+                        const float bias[2], float ms, float is)
+{
+	sinew_contact_point_constraint *p0 = &cc->points[0], *p1 = &cc->points[1];
+	float k11 = cc->k11, k12 = cc->k12, k22 = cc->k22;
+	float a0 = p0->normal_impulse, a1 = p1->normal_impulse;
+	float q0 = ms * (vn[0] + bias[0]) - (1.0f - is) * (k11 * a0 + k12 * a1);
+	float q1 = ms * (vn[1] + bias[1]) - (1.0f - is) * (k12 * a0 + k22 * a1);
+	float x0, x1;
+	float inv_det = 1.0f / (k11 * k22 - k12 * k12);
+	x0 = -inv_det * (k22 * q0 - k12 * q1);
+	x1 = -inv_det * (k11 * q1 - k12 * q0);
+	if (!(x0 >= 0.0f && x1 >= 0.0f)) {
+		x0 = -q0 / k11, x1 = 0.0f;
+		if (!(x0 >= 0.0f && k12 * x0 + q1 >= 0.0f)) {
+			x0 = 0.0f, x1 = -q1 / k22;
+			if (!(x1 >= 0.0f && k12 * x1 + q0 >= 0.0f)) {
+				x0 = x1 = 0.0f;
+				if (!(q0 >= 0.0f && q1 >= 0.0f)) return false;
+			}
+		}
+	}
+	push_point(a, b, p0, cc->normal, x0);
+	push_point(a, b, p1, cc->normal, x1);
+	return true;
+}
+
 /* The hot loop of the solver: one pass over every contact constraint. */
 void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 {
@@ -128,26 +189,35 @@ void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 		sinew_contact_constraint *cc = &w->constraints[i];
 		sinew_solver_body *a = &bodies[cc->body_a], *b = &bodies[cc->body_b];
 		sinew_vec2 nrm = cc->normal;
+		float bias[2], vn[2];
+		int soft_points = 0;
 		for (int j = 0; j < cc->point_count; ++j) {
 			sinew_contact_point_constraint *cp = &cc->points[j];
 			sinew_vec2 da = sinew_add(a->dp, sinew_rotate(a->dq, cp->r_a));
 			sinew_vec2 db = sinew_add(b->dp, sinew_rotate(b->dq, cp->r_b));
 			float s = cp->base_separation + sinew_dot(sinew_sub(db, da), nrm);
-			float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+			bias[j] = 0.0f;
 			if (s > 0.0f) {
-				bias = s * inv_h; /* speculative: close the gap, no more */
+				bias[j] = s * inv_h; /* speculative: close the gap, no more */
 			} else if (use_bias) {
-				bias = sinew_maxf(cc->bias_rate * s, -push);
-				mass_scale = cc->mass_scale;
-				impulse_scale = cc->impulse_scale;
+				bias[j] = sinew_maxf(cc->bias_rate * s, -push);
+				soft_points += 1;
 			}
-			float vn = relative_speed(a, b, cp, nrm);
-			float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
-			float total = sinew_maxf(cp->normal_impulse + impulse, 0.0f);
-			impulse = total - cp->normal_impulse;
-			cp->normal_impulse = total;
-			cp->max_normal_impulse = sinew_maxf(cp->max_normal_impulse, impulse);
-			apply_impulse(a, b, cp->r_a, cp->r_b, sinew_scale(impulse, nrm));
+			vn[j] = relative_speed(a, b, cp, nrm);
+			if (use_bias && cp->max_normal_impulse == 0.0f) cp->relative_velocity = vn[j]; /* speed at impact */
+		}
+		/* the block needs one softness for both points: both soft, or both rigid */
+		bool block = cc->point_count == 2 && cc->block && (soft_points == 0 || soft_points == 2);
+		float ms = soft_points ? cc->mass_scale : 1.0f, is = soft_points ? cc->impulse_scale : 0.0f;
+		if (!block || !solve_block(cc, a, b, vn, bias, ms, is)) {
+			for (int j = 0; j < cc->point_count; ++j) {
+				sinew_contact_point_constraint *cp = &cc->points[j];
+				bool soft = use_bias && bias[j] <= 0.0f;
+				float mass_scale = soft ? cc->mass_scale : 1.0f, impulse_scale = soft ? cc->impulse_scale : 0.0f;
+				float v = j == 0 ? vn[0] : relative_speed(a, b, cp, nrm);
+				float impulse = -cp->normal_mass * mass_scale * (v + bias[j]) - impulse_scale * cp->normal_impulse;
+				push_point(a, b, cp, nrm, sinew_maxf(cp->normal_impulse + impulse, 0.0f));
+			}
 		}
 		sinew_vec2 tan = sinew_right_perp(nrm);
 		for (int j = 0; j < cc->point_count; ++j) {
@@ -195,10 +265,13 @@ void sinew_contacts_store(sinew_world *w)
 	int n = (int)stbds_arrlen(w->constraints);
 	for (int i = 0; i < n; ++i) {
 		const sinew_contact_constraint *cc = &w->constraints[i];
-		sinew_manifold *m = &w->contacts[cc->contact].manifold;
+		sinew_contact *c = &w->contacts[cc->contact];
+		sinew_manifold *m = &c->manifold;
 		for (int j = 0; j < cc->point_count; ++j) {
-			m->points[j].normal_impulse = cc->points[j].normal_impulse;
-			m->points[j].tangent_impulse = cc->points[j].tangent_impulse;
+			c->warm_normal[j] = cc->points[j].normal_impulse;
+			c->warm_tangent[j] = cc->points[j].tangent_impulse;
+			m->points[j].normal_impulse = cc->points[j].total_normal_impulse + cc->points[j].normal_impulse;
+			m->points[j].tangent_impulse = cc->points[j].total_tangent_impulse + cc->points[j].tangent_impulse;
 			m->points[j].max_normal_impulse = cc->points[j].max_normal_impulse;
 			m->points[j].normal_velocity = cc->points[j].relative_velocity;
 		}

@@ -53,6 +53,8 @@ static void integrate_velocities(sinew_world *w)
 	int n = (int)stbds_arrlen(w->solver_bodies);
 	for (int i = 1; i < n; ++i) {
 		sinew_solver_body *b = &bodies[i];
+		b->v0 = b->v;
+		b->w0 = b->w;
 		b->v = sinew_scale(b->linear_keep, sinew_add(b->v, b->dv));
 		b->w = b->angular_keep * (b->w + b->dw);
 	}
@@ -67,8 +69,8 @@ static void integrate_positions(sinew_world *w, float h)
 		sinew_solver_body *b = &bodies[i];
 		float speed2 = sinew_dot(b->v, b->v);
 		if (speed2 > max_speed2) b->v = sinew_scale(max_speed / sqrtf(speed2), b->v);
-		b->dp = sinew_mul_add(b->dp, h, b->v);
-		b->dq = sinew_integrate_rot(b->dq, h * b->w);
+		b->dp = sinew_mul_add(b->dp, 0.5f * h, sinew_add(b->v0, b->v));
+		b->dq = sinew_integrate_rot(b->dq, 0.5f * h * (b->w0 + b->w));
 	}
 }
 
@@ -100,10 +102,10 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	sinew_contacts_prepare(w, h);
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);
-		sinew_contacts_warm_start(w);
+		sinew_contacts_warm_start(w, i == 0);
 		sinew_contacts_solve(w, inv_h, true);
 		integrate_positions(w, h);
-		sinew_contacts_solve(w, inv_h, false);
+		for (int k = 0; k < SINEW_RELAX_ITERATIONS; ++k) sinew_contacts_solve(w, inv_h, false);
 	}
 	sinew_contacts_restitution(w);
 	sinew_contacts_store(w);

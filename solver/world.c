@@ -13,7 +13,7 @@ sinew_world_def sinew_default_world_def(void)
 	memset(&d, 0, sizeof d);
 	d.gravity = sinew_v2(0.0f, -10.0f);
 	d.length_units_per_meter = 1.0f;
-	d.contact_hertz = 30.0f;
+	d.contact_hertz = 60.0f;
 	d.contact_damping_ratio = 10.0f;
 	d.contact_push_max_speed = 3.0f;
 	d.restitution_threshold = 1.0f;
@@ -256,7 +256,7 @@ bool sinew_world_step(sinew_world_id id, float dt, int substeps)
 	 * sleeping body touched by an awake one is woken before it is solved), the substepped solve,
 	 * sleep, and the boxes of everything that moved. */
 	sinew_broadphase_update_pairs(w);
-	sinew_contacts_update(w);
+	sinew_contacts_update(w, dt);
 	sinew_islands_wake_connected(w);
 	sinew_solver_step(w, dt, substeps);
 	sinew_islands_update_sleep(w, dt);

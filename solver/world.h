@@ -14,6 +14,8 @@
 #define SINEW_SPECULATIVE_DISTANCE (4.0f * SINEW_LINEAR_SLOP)
 #define SINEW_AABB_MARGIN 0.1f
 #define SINEW_TIME_TO_SLEEP 0.5f
+/* Relax passes per substep: the second one settles stacks and mass ratios (see docs/architecture.md). */
+#define SINEW_RELAX_ITERATIONS 2
 /* Written by sinew_default_*_def(): a def that lacks it was not initialised. */
 #define SINEW_DEF_COOKIE 0x51e3
 
@@ -81,6 +83,7 @@ typedef struct sinew_contact {
 	sinew_contact_edge edges[2]; /* [0] for shape_a's body, [1] for shape_b's */
 	int32_t shape_a, shape_b;
 	float friction, restitution;
+	float warm_normal[2], warm_tangent[2]; /* per-substep impulses carried to the next step */
 	uint32_t flags;
 	int32_t next_free;
 	bool in_use;
@@ -98,6 +101,8 @@ typedef struct sinew_solver_body {
 	float dw;            /* angular velocity change per substep from torque */
 	float linear_keep;   /* velocity kept per substep under damping: 1 / (1 + h d) */
 	float angular_keep;
+	sinew_vec2 v0; /* velocity at the start of the substep */
+	float w0;
 } sinew_solver_body;
 
 typedef struct sinew_contact_point_constraint {
@@ -106,13 +111,16 @@ typedef struct sinew_contact_point_constraint {
 	float normal_mass, tangent_mass;
 	float normal_impulse, tangent_impulse, max_normal_impulse;
 	float relative_velocity; /* normal velocity before the step, for restitution */
+	float total_normal_impulse, total_tangent_impulse; /* applied over the whole step */
 } sinew_contact_point_constraint;
 
 typedef struct sinew_contact_constraint {
 	sinew_contact_point_constraint points[2];
 	sinew_vec2 normal;
 	float friction, restitution;
-	float bias_rate, mass_scale, impulse_scale; /* contact softness for this pair */
+	float bias_rate, mass_scale, impulse_scale; /* contact softness over one substep */
+	float k11, k12, k22;                        /* normal mass matrix of a two-point manifold */
+	bool block;                                 /* solve the two points together */
 	int32_t body_a, body_b;                     /* solver body slots */
 	int32_t contact;                            /* index in the contact pool */
 	int32_t point_count;
@@ -192,12 +200,12 @@ bool sinew_shapes_should_collide(const sinew_shape *a, const sinew_shape *b);
 /* contact.c */
 void sinew_contact_create(sinew_world *world, int32_t shape_a, int32_t shape_b);
 void sinew_contact_destroy(sinew_world *world, int32_t contact, bool report);
-void sinew_contacts_update(sinew_world *world);
+void sinew_contacts_update(sinew_world *world, float dt);
 int sinew_contact_edge_of(const sinew_contact *c, int32_t body);
 
 /* contact_solver.c */
 void sinew_contacts_prepare(sinew_world *world, float h);
-void sinew_contacts_warm_start(sinew_world *world);
+void sinew_contacts_warm_start(sinew_world *world, bool first_substep);
 void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
 void sinew_contacts_restitution(sinew_world *world);
 void sinew_contacts_store(sinew_world *world);

@@ -94,10 +94,10 @@ typedef struct sinew_manifold_point {
 	sinew_vec2 anchor_b;      /**< point relative to transform B's origin */
 	float separation;         /**< signed gap along the normal; negative = overlap */
 	uint16_t id;              /**< feature id: stable while the same features touch */
-	float normal_impulse;     /**< solver: accumulated normal impulse of the last step, N s */
-	float tangent_impulse;    /**< solver: accumulated friction impulse of the last step, N s */
-	float max_normal_impulse; /**< solver: largest normal impulse applied during the last step */
-	float normal_velocity;    /**< solver: relative normal speed before the step (negative = approaching) */
+	float normal_impulse;     /**< solver: normal impulse applied over the last step, N s (force = impulse / dt) */
+	float tangent_impulse;    /**< solver: friction impulse applied over the last step, N s */
+	float max_normal_impulse; /**< solver: largest normal impulse applied in one solver pass of the last step */
+	float normal_velocity;    /**< solver: relative normal speed when the point began to push (negative = approaching) */
 	bool persisted;           /**< solver: the same feature id was present last step */
 } sinew_manifold_point;
 

@@ -78,10 +78,11 @@ static inline sinew_rot sinew_mul_rot(sinew_rot q, sinew_rot r) { sinew_rot a = 
 static inline sinew_rot sinew_inv_mul_rot(sinew_rot q, sinew_rot r) { sinew_rot a = {q.c * r.c + q.s * r.s, q.c * r.s - q.s * r.c}; return a; }
 /** Angle of b relative to a, in (-pi, pi]. */
 static inline float sinew_relative_angle(sinew_rot a, sinew_rot b) { return atan2f(a.c * b.s - a.s * b.c, a.c * b.c + a.s * b.s); }
-/** Integrate a rotation by an angle increment and renormalise (small-angle update). */
+/** Turn a rotation by a small angle increment da (third-order accurate, renormalised). */
 static inline sinew_rot sinew_integrate_rot(sinew_rot q, float da)
 {
-	float c = q.c - da * q.s, s = q.s + da * q.c;
+	float dc = 1.0f - 0.5f * da * da, ds = da - da * da * da / 6.0f;
+	float c = q.c * dc - q.s * ds, s = q.s * dc + q.c * ds;
 	float inv = 1.0f / sqrtf(c * c + s * s);
 	sinew_rot r = {c * inv, s * inv};
 	return r;

@@ -15,7 +15,7 @@ extern "C" {
 typedef struct sinew_world_def {
 	sinew_vec2 gravity;            /**< length units / s^2; default (0, -10) */
 	float length_units_per_meter;  /**< scales every internal tolerance; default 1 (100 for a pixel world) */
-	float contact_hertz;           /**< contact stiffness, Hz; default 30 (capped at a quarter of the substep rate) */
+	float contact_hertz;           /**< contact stiffness, Hz; default 60 (capped at a quarter of the substep rate) */
 	float contact_damping_ratio;   /**< contact bounciness damping, non-dimensional; default 10 */
 	float contact_push_max_speed;  /**< fastest a contact pushes overlapping shapes apart, m/s; default 3 */
 	float restitution_threshold;   /**< approach speed below which contacts do not bounce, m/s; default 1 */
