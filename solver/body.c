@@ -1,6 +1,6 @@
 /* Bodies: creation, destruction, state access, forces and impulses, mass, sleep and enabling.
  * Every public call validates its handle and arguments, reports misuse and changes nothing. */
-#include "world.h"
+#include "joint.h"
 
 #include <string.h>
 
@@ -139,6 +139,7 @@ sinew_body_id sinew_create_body(sinew_world_id world_id, const sinew_body_def *d
 	b->shape_list = b->contact_list = b->joint_list = SINEW_NULL_INDEX;
 	b->creation_seq = w->next_creation_seq++;
 	b->island_mark = -1;
+	b->velocity_set = true;
 	sinew_body_update_mass(w, b);
 	stbds_arrput(w->body_order, index);
 	w->body_count += 1;
@@ -173,6 +174,7 @@ bool sinew_destroy_body(sinew_body_id body_id)
 {
 	BODY_MUT_OR(false, "sinew_destroy_body");
 	int32_t index = body_id.index1 - 1;
+	while (b->joint_list != SINEW_NULL_INDEX) sinew_joint_destroy_internal(w, b->joint_list);
 	sinew_body_destroy_contacts(w, b);
 	int32_t s = b->shape_list;
 	while (s != SINEW_NULL_INDEX) {
@@ -202,6 +204,27 @@ bool sinew_body_is_valid(sinew_body_id id)
 	if (w == NULL) return false;
 	int32_t i = id.index1 - 1;
 	return i < (int32_t)stbds_arrlen(w->bodies) && w->bodies[i].in_use && w->bodies[i].generation == id.generation;
+}
+
+/* The velocity a reader sees: the solver's, plus the half substep it lags by. */
+static sinew_vec2 true_linear_velocity(const sinew_body *b)
+{
+	return b->velocity_set ? b->v : sinew_add(b->v, b->v_half);
+}
+
+static float true_angular_velocity(const sinew_body *b)
+{
+	return b->velocity_set ? b->w : b->w + b->w_half;
+}
+
+/* Store true velocities, to be shifted at the next step (after the user sets one of them). */
+static void make_velocity_true(sinew_body *b)
+{
+	b->v = true_linear_velocity(b);
+	b->w = true_angular_velocity(b);
+	b->v_half = sinew_v2(0.0f, 0.0f);
+	b->w_half = 0.0f;
+	b->velocity_set = true;
 }
 
 sinew_world_id sinew_body_get_world(sinew_body_id body_id)
@@ -236,6 +259,7 @@ bool sinew_body_set_type(sinew_body_id body_id, sinew_body_type type)
 	if (b->type == type) return true;
 	sinew_body_destroy_contacts(w, b);
 	b->type = (uint8_t)type;
+	make_velocity_true(b);
 	if (type == SINEW_STATIC_BODY) {
 		b->v = sinew_v2(0.0f, 0.0f);
 		b->w = 0.0f;
@@ -348,13 +372,13 @@ sinew_vec2 sinew_body_get_local_vector(sinew_body_id body_id, sinew_vec2 v)
 sinew_vec2 sinew_body_get_linear_velocity(sinew_body_id body_id)
 {
 	BODY_OR(sinew_v2(0.0f, 0.0f), "sinew_body_get_linear_velocity");
-	return b->v;
+	return true_linear_velocity(b);
 }
 
 float sinew_body_get_angular_velocity(sinew_body_id body_id)
 {
 	BODY_OR(0.0f, "sinew_body_get_angular_velocity");
-	return b->w;
+	return true_angular_velocity(b);
 }
 
 bool sinew_body_set_linear_velocity(sinew_body_id body_id, sinew_vec2 v)
@@ -363,6 +387,7 @@ bool sinew_body_set_linear_velocity(sinew_body_id body_id, sinew_vec2 v)
 	if (!check_vec(w, "sinew_body_set_linear_velocity", "velocity", v)) return false;
 	if (b->type == SINEW_STATIC_BODY) return true;
 	if (sinew_dot(v, v) > 0.0f) sinew_body_wake(w, b);
+	make_velocity_true(b);
 	b->v = v;
 	return true;
 }
@@ -373,6 +398,7 @@ bool sinew_body_set_angular_velocity(sinew_body_id body_id, float omega)
 	if (!check_finite(w, "sinew_body_set_angular_velocity", "omega", omega)) return false;
 	if (b->type == SINEW_STATIC_BODY || b->fixed_rotation) return true;
 	if (omega != 0.0f) sinew_body_wake(w, b);
+	make_velocity_true(b);
 	b->w = omega;
 	return true;
 }
@@ -380,7 +406,7 @@ bool sinew_body_set_angular_velocity(sinew_body_id body_id, float omega)
 sinew_vec2 sinew_body_get_point_velocity(sinew_body_id body_id, sinew_vec2 point)
 {
 	BODY_OR(sinew_v2(0.0f, 0.0f), "sinew_body_get_point_velocity");
-	return sinew_add(b->v, sinew_cross_sv(b->w, sinew_sub(point, b->center)));
+	return sinew_add(true_linear_velocity(b), sinew_cross_sv(true_angular_velocity(b), sinew_sub(point, b->center)));
 }
 
 bool sinew_body_move_to(sinew_body_id body_id, sinew_transform target, float dt)
@@ -400,6 +426,7 @@ bool sinew_body_move_to(sinew_body_id body_id, sinew_transform target, float dt)
 	}
 	float inv_dt = 1.0f / dt;
 	sinew_vec2 target_center = sinew_transform_point(target, b->local_center);
+	make_velocity_true(b);
 	b->v = sinew_scale(inv_dt, sinew_sub(target_center, b->center));
 	b->w = b->fixed_rotation ? 0.0f : sinew_relative_angle(b->xf.q, target.q) * inv_dt;
 	sinew_body_wake(w, b);
@@ -600,7 +627,7 @@ bool sinew_body_set_fixed_rotation(sinew_body_id body_id, bool flag)
 {
 	BODY_MUT_OR(false, "sinew_body_set_fixed_rotation");
 	b->fixed_rotation = flag;
-	if (flag) b->w = 0.0f;
+	if (flag) b->w = b->w_half = 0.0f;
 	sinew_body_update_mass(w, b);
 	sinew_body_wake(w, b);
 	return true;

@@ -4,7 +4,7 @@
  * pair becomes a contact. Static shapes never query the static tree, so resting scenery costs
  * nothing. Pairs are sorted before contacts are made, so the result never depends on the order
  * the trees happen to report them in beyond their (deterministic) structure. */
-#include "world.h"
+#include "joint.h"
 
 #include <stdlib.h>
 
@@ -27,6 +27,9 @@ static bool collect_pair(int32_t proxy_id, uint64_t user_data, void *context)
 	sinew_world *w = q->world;
 	const sinew_shape *a = &w->shapes[q->shape], *b = &w->shapes[other];
 	if (a->body == b->body || !sinew_shapes_should_collide(a, b)) return true;
+	if ((w->bodies[a->body].joint_count > 0 && w->bodies[b->body].joint_count > 0) &&
+	    sinew_bodies_jointed_without_collision(w, a->body, b->body))
+		return true;
 	int32_t lo = q->shape < other ? q->shape : other, hi = q->shape < other ? other : q->shape;
 	stbds_arrput(w->pair_buffer, ((int64_t)lo << 32) | (int64_t)hi);
 	return true;

@@ -33,6 +33,11 @@ static softness make_soft(float hertz, float zeta, float h)
 	return s;
 }
 
+float sinew_soft_bias_rate(float hertz, float zeta, float h)
+{
+	return make_soft(hertz, zeta, h).bias_rate;
+}
+
 void sinew_contacts_prepare(sinew_world *w, float h)
 {
 	stbds_arrsetlen(w->constraints, 0);
@@ -56,6 +61,7 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		cc.friction = c->friction;
 		cc.restitution = c->restitution;
 		cc.point_count = c->manifold.point_count;
+		cc.force_dv = sinew_dot(sinew_sub(sb->dv, sa->dv), cc.normal);
 		cc.bias_rate = soft.bias_rate;
 		cc.mass_scale = soft.mass_scale;
 		cc.impulse_scale = soft.impulse_scale;
@@ -204,7 +210,8 @@ void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 				soft_points += 1;
 			}
 			vn[j] = relative_speed(a, b, cp, nrm);
-			if (use_bias && cp->max_normal_impulse == 0.0f) cp->relative_velocity = vn[j]; /* speed at impact */
+			/* speed at impact (true velocity: the solver's lags half a substep of forces) */
+			if (use_bias && cp->max_normal_impulse == 0.0f) cp->relative_velocity = vn[j] + 0.5f * cc->force_dv;
 		}
 		/* the block needs one softness for both points: both soft, or both rigid */
 		bool block = cc->point_count == 2 && cc->block && (soft_points == 0 || soft_points == 2);
@@ -247,8 +254,9 @@ void sinew_contacts_restitution(sinew_world *w)
 		for (int j = 0; j < cc->point_count; ++j) {
 			sinew_contact_point_constraint *cp = &cc->points[j];
 			if (cp->relative_velocity > -threshold || cp->max_normal_impulse == 0.0f) continue;
+			/* bounce to -e times the impact speed, as a true velocity */
 			float vn = relative_speed(a, b, cp, cc->normal);
-			float impulse = -cp->normal_mass * (vn + cc->restitution * cp->relative_velocity);
+			float impulse = -cp->normal_mass * (vn + cc->restitution * cp->relative_velocity + 0.5f * cc->force_dv);
 			float total = sinew_maxf(cp->normal_impulse + impulse, 0.0f);
 			impulse = total - cp->normal_impulse;
 			cp->normal_impulse = total;

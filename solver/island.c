@@ -5,7 +5,7 @@
  * SINEW_TIME_TO_SLEEP falls asleep as a whole. An island touching a moving kinematic body never
  * sleeps. Islands are rebuilt every step from the contact graph, so there is no island state to
  * keep consistent when bodies, shapes or contacts come and go. */
-#include "world.h"
+#include "joint.h"
 
 /* island_bodies holds the bodies of each island one after another; each island ends with a
  * marker entry -(1 + flags). */
@@ -34,6 +34,21 @@ static int walk_island(sinew_world *w, int32_t seed, int32_t mark, bool record)
 			c = contact->edges[e].next;
 			if ((contact->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
 			int32_t oi = contact->edges[e ^ 1].body;
+			sinew_body *o = &w->bodies[oi];
+			if (o->type != SINEW_DYNAMIC_BODY) {
+				if (kinematic_is_moving(o)) flags |= ISLAND_END_KEEP_AWAKE;
+				continue;
+			}
+			if (o->island_mark == mark || !o->enabled) continue;
+			o->island_mark = mark;
+			stbds_arrput(w->island_stack, oi);
+		}
+		for (int32_t ji = b->joint_list; ji != SINEW_NULL_INDEX;) {
+			const sinew_joint *j = &w->joints[ji];
+			int e = sinew_joint_edge_of(j, bi);
+			ji = j->edges[e].next;
+			int32_t oi = j->edges[e ^ 1].body;
+			if (!j->enabled || j->broken || oi == SINEW_NULL_INDEX) continue;
 			sinew_body *o = &w->bodies[oi];
 			if (o->type != SINEW_DYNAMIC_BODY) {
 				if (kinematic_is_moving(o)) flags |= ISLAND_END_KEEP_AWAKE;
@@ -78,8 +93,8 @@ static bool body_is_resting(const sinew_world *w, const sinew_body *b)
 static void put_to_sleep(sinew_body *b)
 {
 	b->awake = false;
-	b->v = sinew_v2(0.0f, 0.0f);
-	b->w = 0.0f;
+	b->v = b->v_half = sinew_v2(0.0f, 0.0f);
+	b->w = b->w_half = 0.0f;
 	b->force = sinew_v2(0.0f, 0.0f);
 	b->torque = 0.0f;
 }

@@ -3,7 +3,7 @@
  *   substep h = dt / substeps: integrate velocities -> warm start -> solve (with bias) ->
  *   integrate positions -> relax (without bias); then restitution, store impulses for the next
  *   step's warm start, and write the results back to the bodies. */
-#include "world.h"
+#include "joint.h"
 
 /* Awake, enabled, non-static bodies get solver slots 1..n; slot 0 is the static dummy. */
 static void gather_bodies(sinew_world *w, float h)
@@ -23,8 +23,6 @@ static void gather_bodies(sinew_world *w, float h)
 		b->solver_index = 0;
 		if (!b->in_use || !b->enabled || !b->awake || b->type == SINEW_STATIC_BODY) continue;
 		sinew_solver_body sb;
-		sb.v = b->v;
-		sb.w = b->w;
 		sb.inv_mass = b->inv_mass;
 		sb.inv_inertia = b->inv_inertia;
 		sb.dp = sinew_v2(0.0f, 0.0f);
@@ -38,6 +36,13 @@ static void gather_bodies(sinew_world *w, float h)
 			sb.dv = sinew_v2(0.0f, 0.0f);
 			sb.dw = 0.0f;
 			sb.linear_keep = sb.angular_keep = 1.0f;
+		}
+		sb.v = b->v;
+		sb.w = b->w;
+		if (b->velocity_set) { /* shift a true velocity back by half a substep of forces */
+			sb.v = sinew_mul_sub(sb.v, 0.5f, sb.dv);
+			sb.w -= 0.5f * sb.dw;
+			b->velocity_set = false;
 		}
 		b->center0 = b->center;
 		b->q0 = b->xf.q;
@@ -69,8 +74,8 @@ static void integrate_positions(sinew_world *w, float h)
 		sinew_solver_body *b = &bodies[i];
 		float speed2 = sinew_dot(b->v, b->v);
 		if (speed2 > max_speed2) b->v = sinew_scale(max_speed / sqrtf(speed2), b->v);
-		b->dp = sinew_mul_add(b->dp, 0.5f * h, sinew_add(b->v0, b->v));
-		b->dq = sinew_integrate_rot(b->dq, 0.5f * h * (b->w0 + b->w));
+		b->dp = sinew_mul_add(b->dp, h, b->v);
+		b->dq = sinew_integrate_rot(b->dq, h * b->w);
 	}
 }
 
@@ -83,6 +88,8 @@ static void finalize_bodies(sinew_world *w)
 		sinew_body *b = &w->bodies[w->awake_bodies[i]];
 		b->v = sb->v;
 		b->w = sb->w;
+		b->v_half = sinew_scale(0.5f, sinew_sub(sb->v, sb->v0));
+		b->w_half = 0.5f * (sb->w - sb->w0);
 		b->center = sinew_add(b->center0, sb->dp);
 		b->xf.q = sinew_mul_rot(sb->dq, b->q0);
 		float len = sqrtf(b->xf.q.c * b->xf.q.c + b->xf.q.s * b->xf.q.s);
@@ -100,14 +107,27 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	float h = dt / (float)substeps, inv_h = 1.0f / h;
 	gather_bodies(w, h);
 	sinew_contacts_prepare(w, h);
+	w->joint_bias_rate = sinew_soft_bias_rate(w->def.joint_hertz, w->def.joint_damping_ratio, h);
+	sinew_joints_prepare(w);
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);
+		sinew_joints_update_rows(w, h);
+		sinew_joints_warm_start(w);
 		sinew_contacts_warm_start(w, i == 0);
+		/* joints last in each pass: the tree solve leaves every tree joint exact */
+		sinew_joints_solve(w, h, true);
 		sinew_contacts_solve(w, inv_h, true);
+		sinew_joint_tree_solve(w, h, true);
 		integrate_positions(w, h);
-		for (int k = 0; k < SINEW_RELAX_ITERATIONS; ++k) sinew_contacts_solve(w, inv_h, false);
+		for (int k = 0; k < SINEW_RELAX_ITERATIONS; ++k) {
+			sinew_joints_solve(w, h, false);
+			sinew_contacts_solve(w, inv_h, false);
+			sinew_joint_tree_solve(w, h, false);
+		}
+		sinew_joints_end_substep(w);
 	}
 	sinew_contacts_restitution(w);
 	sinew_contacts_store(w);
+	sinew_joints_finish(w, dt);
 	finalize_bodies(w);
 }

@@ -1,6 +1,6 @@
 /* Worlds: the registry of live worlds, creation and destruction, the order of one step, the
  * state hash, counters, events and world settings. */
-#include "world.h"
+#include "joint.h"
 
 #include <string.h>
 
@@ -18,7 +18,7 @@ sinew_world_def sinew_default_world_def(void)
 	d.contact_push_max_speed = 3.0f;
 	d.restitution_threshold = 1.0f;
 	d.joint_hertz = 60.0f;
-	d.joint_damping_ratio = 5.0f;
+	d.joint_damping_ratio = 2.0f;
 	d.maximum_linear_speed = 400.0f;
 	d.enable_sleep = true;
 	d.enable_continuous = true;
@@ -177,7 +177,7 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	w->def = *def;
 	w->gravity = def->gravity;
 	apply_tuning(w);
-	w->body_free = w->shape_free = w->contact_free = SINEW_NULL_INDEX;
+	w->body_free = w->shape_free = w->contact_free = w->joint_free = SINEW_NULL_INDEX;
 	for (int t = 0; t < SINEW_TREE_COUNT; ++t) w->trees[t] = sinew_dynamic_tree_create();
 	if (def->body_capacity > 0) {
 		stbds_arrsetcap(w->bodies, def->body_capacity);
@@ -221,6 +221,12 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->sensor_begin_events);
 	stbds_arrfree(w->sensor_end_events);
 	stbds_arrfree(w->move_events);
+	stbds_arrfree(w->joint_broken_events);
+	stbds_arrfree(w->joints);
+	stbds_arrfree(w->joint_rows);
+	stbds_arrfree(w->active_joints);
+	stbds_arrfree(w->tree_nodes);
+	stbds_arrfree(w->tree_body_node);
 	s_worlds[w->index] = NULL;
 	sinew_free(w);
 	return true;
@@ -233,6 +239,7 @@ static void clear_events(sinew_world *w)
 	stbds_arrsetlen(w->sensor_begin_events, 0);
 	stbds_arrsetlen(w->sensor_end_events, 0);
 	stbds_arrsetlen(w->move_events, 0);
+	stbds_arrsetlen(w->joint_broken_events, 0);
 }
 
 bool sinew_world_step(sinew_world_id id, float dt, int substeps)
@@ -313,6 +320,7 @@ sinew_counters sinew_world_get_counters(sinew_world_id id)
 	c.pair_count = w->contact_count;
 	c.contact_count = w->touching_count;
 	c.island_count = w->island_count;
+	c.joint_count = w->joint_count;
 	c.step_count = w->step_index;
 	int n = (int)stbds_arrlen(w->bodies);
 	for (int i = 0; i < n; ++i) {

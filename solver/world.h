@@ -27,8 +27,14 @@ typedef struct sinew_body {
 	sinew_vec2 center0;      /* centre of mass at the start of the step */
 	sinew_rot q0;            /* rotation at the start of the step */
 	sinew_vec2 local_center; /* centre of mass in the body frame */
-	sinew_vec2 v;            /* velocity of the centre of mass */
+	sinew_vec2 v;            /* solver velocity of the centre of mass (see v_half) */
 	float w;
+	/* Symplectic Euler moves a body by h * v_end each substep, which under constant acceleration a
+	 * is exact when v_end is the velocity half a substep earlier than the true one. So the solver's
+	 * v lags the true velocity by half of the last substep's change, kept here and added back when
+	 * the velocity is read: free fall is exact, and a body at rest reads zero. */
+	sinew_vec2 v_half;
+	float w_half;
 	sinew_vec2 force;
 	float torque;
 	float mass, inv_mass, inertia, inv_inertia;
@@ -49,6 +55,7 @@ typedef struct sinew_body {
 	uint16_t generation;
 	uint8_t type;
 	bool in_use, enabled, awake, can_sleep, fixed_rotation, bullet, mass_overridden;
+	bool velocity_set; /* v is a true velocity set by the user, not yet shifted */
 } sinew_body;
 
 typedef struct sinew_shape {
@@ -101,7 +108,7 @@ typedef struct sinew_solver_body {
 	float dw;            /* angular velocity change per substep from torque */
 	float linear_keep;   /* velocity kept per substep under damping: 1 / (1 + h d) */
 	float angular_keep;
-	sinew_vec2 v0; /* velocity at the start of the substep */
+	sinew_vec2 v0; /* velocity at the start of the substep (before forces) */
 	float w0;
 } sinew_solver_body;
 
@@ -120,6 +127,7 @@ typedef struct sinew_contact_constraint {
 	float friction, restitution;
 	float bias_rate, mass_scale, impulse_scale; /* contact softness over one substep */
 	float k11, k12, k22;                        /* normal mass matrix of a two-point manifold */
+	float force_dv;                             /* relative normal velocity change per substep from gravity and forces */
 	bool block;                                 /* solve the two points together */
 	int32_t body_a, body_b;                     /* solver body slots */
 	int32_t contact;                            /* index in the contact pool */
@@ -156,6 +164,16 @@ typedef struct sinew_world {
 	sinew_sensor_event *sensor_begin_events;
 	sinew_sensor_event *sensor_end_events;
 	sinew_body_move_event *move_events;
+	sinew_joint_broken_event *joint_broken_events;
+	/* joints */
+	struct sinew_joint *joints;
+	int32_t joint_free;
+	int32_t joint_count;
+	struct sinew_row_constraint *joint_rows; /* rows of the active joints this step */
+	int32_t *active_joints;
+	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
+	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
+	float joint_bias_rate;                   /* position correction of rigid joint rows, 1/s, this step */
 	sinew_vec2 gravity;
 	int32_t step_index;
 	int32_t island_count;
@@ -204,6 +222,8 @@ void sinew_contacts_update(sinew_world *world, float dt);
 int sinew_contact_edge_of(const sinew_contact *c, int32_t body);
 
 /* contact_solver.c */
+/* Position correction rate of a soft constraint of that frequency and damping over substep h, 1/s. */
+float sinew_soft_bias_rate(float hertz, float zeta, float h);
 void sinew_contacts_prepare(sinew_world *world, float h);
 void sinew_contacts_warm_start(sinew_world *world, bool first_substep);
 void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);

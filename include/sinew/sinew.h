@@ -78,7 +78,7 @@ SINEW_API sinew_body_events sinew_world_get_body_events(sinew_world_id world);
 /* ---------------------------------------------------------------- bodies */
 
 SINEW_API sinew_body_id sinew_create_body(sinew_world_id world, const sinew_body_def *def);
-/** Destroy a body with its shapes, contacts and joints. */
+/** Destroy a body with its shapes, contacts and joints (their ids go stale). */
 SINEW_API bool sinew_destroy_body(sinew_body_id body);
 SINEW_API bool sinew_body_is_valid(sinew_body_id body);
 SINEW_API sinew_world_id sinew_body_get_world(sinew_body_id body);
@@ -204,6 +204,82 @@ SINEW_API void *sinew_shape_get_user_data(sinew_shape_id shape);
 /** World bounding box (tight, not the broadphase's fat one). */
 SINEW_API sinew_aabb sinew_shape_get_aabb(sinew_shape_id shape);
 SINEW_API sinew_mass_data sinew_shape_get_mass_data(sinew_shape_id shape);
+
+/* ---------------------------------------------------------------- joints */
+
+SINEW_API sinew_pin_joint_def sinew_default_pin_joint_def(void);
+SINEW_API sinew_revolute_joint_def sinew_default_revolute_joint_def(void);
+SINEW_API sinew_prismatic_joint_def sinew_default_prismatic_joint_def(void);
+SINEW_API sinew_weld_joint_def sinew_default_weld_joint_def(void);
+SINEW_API sinew_distance_joint_def sinew_default_distance_joint_def(void);
+SINEW_API sinew_wheel_joint_def sinew_default_wheel_joint_def(void);
+
+/** Create a joint. World anchors and axes are turned into each body's local frame now, so the joint
+ * stays right however the bodies move later. Refused (null id): stale bodies, a body jointed to
+ * itself, two non-dynamic bodies are fine but do nothing, zero axis, lower > upper, NaN. */
+SINEW_API sinew_joint_id sinew_create_pin_joint(sinew_world_id world, const sinew_pin_joint_def *def);
+SINEW_API sinew_joint_id sinew_create_revolute_joint(sinew_world_id world, const sinew_revolute_joint_def *def);
+SINEW_API sinew_joint_id sinew_create_prismatic_joint(sinew_world_id world, const sinew_prismatic_joint_def *def);
+SINEW_API sinew_joint_id sinew_create_weld_joint(sinew_world_id world, const sinew_weld_joint_def *def);
+SINEW_API sinew_joint_id sinew_create_distance_joint(sinew_world_id world, const sinew_distance_joint_def *def);
+SINEW_API sinew_joint_id sinew_create_wheel_joint(sinew_world_id world, const sinew_wheel_joint_def *def);
+SINEW_API bool sinew_destroy_joint(sinew_joint_id joint);
+SINEW_API bool sinew_joint_is_valid(sinew_joint_id joint);
+SINEW_API sinew_joint_type sinew_joint_get_type(sinew_joint_id joint);
+/** body_a may be the null id (the world). */
+SINEW_API sinew_body_id sinew_joint_get_body_a(sinew_joint_id joint);
+SINEW_API sinew_body_id sinew_joint_get_body_b(sinew_joint_id joint);
+SINEW_API bool sinew_joint_set_enabled(sinew_joint_id joint, bool enabled);
+SINEW_API bool sinew_joint_is_enabled(sinew_joint_id joint);
+SINEW_API bool sinew_joint_set_collide_connected(sinew_joint_id joint, bool flag);
+SINEW_API bool sinew_joint_set_user_data(sinew_joint_id joint, void *user_data);
+SINEW_API void *sinew_joint_get_user_data(sinew_joint_id joint);
+
+/** Break thresholds: force in N, torque in N m; 0 = never. */
+SINEW_API bool sinew_joint_set_break_thresholds(sinew_joint_id joint, float force, float torque);
+SINEW_API bool sinew_joint_is_broken(sinew_joint_id joint);
+/** Bring back a broken (or disabled) joint at the frames it was authored with. */
+SINEW_API bool sinew_joint_rebuild(sinew_joint_id joint);
+
+/** Live changes. Each is refused for a joint type that lacks the feature (weld: no limit, ...). */
+SINEW_API bool sinew_joint_set_limit(sinew_joint_id joint, sinew_joint_limit limit);
+SINEW_API bool sinew_joint_set_motor(sinew_joint_id joint, sinew_joint_motor motor);
+SINEW_API bool sinew_joint_set_spring(sinew_joint_id joint, sinew_joint_spring spring);
+SINEW_API sinew_joint_limit sinew_joint_get_limit(sinew_joint_id joint);
+SINEW_API sinew_joint_motor sinew_joint_get_motor(sinew_joint_id joint);
+SINEW_API sinew_joint_spring sinew_joint_get_spring(sinew_joint_id joint);
+/** Weld softness: Hz and damping ratios (0 Hz = rigid). */
+SINEW_API bool sinew_weld_joint_set_softness(sinew_joint_id joint, float linear_hertz, float linear_damping_ratio,
+                                             float angular_hertz, float angular_damping_ratio);
+/** Distance joint lengths (rest, min, max). */
+SINEW_API bool sinew_distance_joint_set_lengths(sinew_joint_id joint, float length, float min_length, float max_length);
+/** Pin softness (Godot units) and bias (1/s, 0 = default). */
+SINEW_API bool sinew_pin_joint_set_softness(sinew_joint_id joint, float softness, float bias);
+
+/** Reaction force on body B in the last step, N (world frame). */
+SINEW_API sinew_vec2 sinew_joint_get_reaction_force(sinew_joint_id joint);
+/** Reaction torque on body B in the last step, N m. */
+SINEW_API float sinew_joint_get_reaction_torque(sinew_joint_id joint);
+/** Linear position error now, length units: anchor separation (pin, revolute, weld), distance off
+ * the axis (prismatic, wheel), distance outside [min, max] (distance). */
+SINEW_API float sinew_joint_get_linear_error(sinew_joint_id joint);
+/** Relative angle of B to A minus the reference angle, radians (pin: the world swing angle). */
+SINEW_API float sinew_joint_get_angle(sinew_joint_id joint);
+/** Relative angular speed of B to A, rad/s. */
+SINEW_API float sinew_joint_get_angular_speed(sinew_joint_id joint);
+/** Position along the axis (prismatic, wheel) or length (distance), length units. */
+SINEW_API float sinew_joint_get_translation(sinew_joint_id joint);
+/** Rate of change of the translation, length units / s. */
+SINEW_API float sinew_joint_get_linear_speed(sinew_joint_id joint);
+/** How far the current angle or translation is outside the limit (0 inside or without a limit),
+ * measured in the limit's own frame: radians or length units. */
+SINEW_API float sinew_joint_get_limit_violation(sinew_joint_id joint);
+
+SINEW_API int sinew_body_get_joint_count(sinew_body_id body);
+/** Write up to capacity joint ids of the body; returns how many were written. */
+SINEW_API int sinew_body_get_joints(sinew_body_id body, sinew_joint_id *joints, int capacity);
+/** Joints that broke in the last step. */
+SINEW_API sinew_joint_events sinew_world_get_joint_events(sinew_world_id world);
 
 #ifdef __cplusplus
 }

@@ -19,8 +19,8 @@ typedef struct sinew_world_def {
 	float contact_damping_ratio;   /**< contact bounciness damping, non-dimensional; default 10 */
 	float contact_push_max_speed;  /**< fastest a contact pushes overlapping shapes apart, m/s; default 3 */
 	float restitution_threshold;   /**< approach speed below which contacts do not bounce, m/s; default 1 */
-	float joint_hertz;             /**< stiffness of a joint's position correction, Hz; default 60 */
-	float joint_damping_ratio;     /**< default 5 */
+	float joint_hertz;             /**< how fast rigid joints correct position drift, Hz; default 60 */
+	float joint_damping_ratio;     /**< default 2 */
 	float maximum_linear_speed;    /**< clamp on body speed, m/s; default 400 */
 	bool enable_sleep;             /**< resting islands may sleep; default true */
 	bool enable_continuous;        /**< sweep fast bodies against static geometry; default true */
@@ -154,6 +154,140 @@ typedef struct sinew_contact_data {
 	sinew_shape_id shape_a, shape_b;
 	sinew_manifold manifold;
 } sinew_contact_data;
+
+/* ---------------------------------------------------------------- joints */
+
+/** The kinds of joint. */
+typedef enum sinew_joint_type {
+	SINEW_PIN_JOINT,       /**< Godot PinJoint2D: point constraint, world-space swing limit, motor, softness */
+	SINEW_REVOLUTE_JOINT,  /**< point constraint; limit in the local or world frame; motor; spring */
+	SINEW_PRISMATIC_JOINT, /**< slides along an axis fixed in body A; limit; motor; spring */
+	SINEW_WELD_JOINT,      /**< glues two bodies, rigid or soft */
+	SINEW_DISTANCE_JOINT,  /**< rod, rope or spring between two anchors; motor */
+	SINEW_WHEEL_JOINT,     /**< point on an axis with a suspension spring and limit; rotation motor */
+	SINEW_JOINT_TYPE_COUNT
+} sinew_joint_type;
+
+/** How an angle limit is measured. */
+typedef enum sinew_limit_frame {
+	SINEW_LIMIT_LOCAL = 0, /**< relative angle of B to A minus the reference angle: turns with body A */
+	SINEW_LIMIT_WORLD = 1  /**< swing of the A-centre -> B-centre vector from its direction at creation, in world space (Godot pin semantics) */
+} sinew_limit_frame;
+
+/** Settings every joint has. */
+typedef struct sinew_joint_base_def {
+	sinew_body_id body_a;   /**< the null id joins body_b to the world */
+	sinew_body_id body_b;   /**< required */
+	bool collide_connected; /**< let the two bodies collide; default false */
+	bool is_enabled;        /**< default true */
+	float break_force;      /**< reaction force that breaks the joint, N; 0 = never */
+	float break_torque;     /**< reaction torque that breaks the joint, N m; 0 = never */
+	void *user_data;        /**< yours */
+} sinew_joint_base_def;
+
+/** An angle or length limit. */
+typedef struct sinew_joint_limit {
+	bool enabled;
+	float lower, upper;      /**< radians for angles, length units for translations; lower <= upper */
+	sinew_limit_frame frame; /**< angle limits of revolute joints only; pin limits are always world */
+} sinew_joint_limit;
+
+/** A velocity motor with bounded effort. */
+typedef struct sinew_joint_motor {
+	bool enabled;
+	float speed;      /**< rad/s, or length units/s for linear motors */
+	float max_effort; /**< N m for rotation, N for translation; 0 = no effort; INFINITY = unbounded */
+} sinew_joint_motor;
+
+/** A spring towards a target. */
+typedef struct sinew_joint_spring {
+	bool enabled;
+	float hertz;         /**< natural frequency, Hz (> 0) */
+	float damping_ratio; /**< 0 rings, 1 critical */
+	float target;        /**< rad, or length units */
+} sinew_joint_spring;
+
+/** Pin joint (Godot PinJoint2D). */
+typedef struct sinew_pin_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 anchor;       /**< world point */
+	float softness;          /**< 0 = rigid; > 0 lets the point stretch: compliance in (length units)/(N s) scaled by the bodies' masses, as Godot */
+	float bias;              /**< position correction rate in 1/s; 0 = world default */
+	sinew_joint_limit limit; /**< swing limit, world frame (frame is ignored) */
+	sinew_joint_motor motor; /**< drives the relative angular speed; max_effort 0 = unbounded (Godot) */
+	int internal_value;
+} sinew_pin_joint_def;
+
+/** Revolute joint. */
+typedef struct sinew_revolute_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 anchor;            /**< world point */
+	bool use_reference_angle;     /**< false: the bodies' relative angle at creation */
+	float reference_angle;        /**< radians, when use_reference_angle */
+	sinew_joint_limit limit;
+	sinew_joint_motor motor;
+	sinew_joint_spring spring;
+	int internal_value;
+} sinew_revolute_joint_def;
+
+/** Prismatic joint. */
+typedef struct sinew_prismatic_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 anchor;        /**< world point */
+	sinew_vec2 axis;          /**< world direction, fixed in body A (normalised on creation) */
+	bool use_reference_angle;
+	float reference_angle;
+	sinew_joint_limit limit;  /**< along the axis, length units */
+	sinew_joint_motor motor;  /**< N */
+	sinew_joint_spring spring;
+	int internal_value;
+} sinew_prismatic_joint_def;
+
+/** Weld joint: rigid when a hertz is 0. */
+typedef struct sinew_weld_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 anchor;
+	bool use_reference_angle;
+	float reference_angle;
+	float linear_hertz, angular_hertz;                 /**< Hz; 0 = rigid */
+	float linear_damping_ratio, angular_damping_ratio; /**< non-dimensional */
+	int internal_value;
+} sinew_weld_joint_def;
+
+/** Distance joint: a rod when min = max = length, a rope when min = 0, a spring in between. */
+typedef struct sinew_distance_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 anchor_a, anchor_b; /**< world points */
+	float length;                  /**< rest length; <= 0: the distance at creation */
+	float min_length, max_length;  /**< < 0: equal to length */
+	sinew_joint_spring spring;     /**< when enabled, a spring towards length between min and max (target ignored) */
+	sinew_joint_motor motor;       /**< drives the rate of change of length, N */
+	int internal_value;
+} sinew_distance_joint_def;
+
+/** Wheel joint: body B's anchor moves on an axis of body A, sprung, and turns freely (a motor may drive it). */
+typedef struct sinew_wheel_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 anchor;
+	sinew_vec2 axis;           /**< world suspension direction, fixed in A */
+	sinew_joint_spring spring; /**< suspension along the axis (target = rest translation) */
+	sinew_joint_limit limit;   /**< along the axis, length units */
+	sinew_joint_motor motor;   /**< drives the rotation of B relative to A, N m */
+	int internal_value;
+} sinew_wheel_joint_def;
+
+/** A joint broke in the last step: its reaction exceeded a threshold. */
+typedef struct sinew_joint_broken_event {
+	sinew_joint_id joint;
+	float force;  /**< reaction force when it broke, N */
+	float torque; /**< reaction torque when it broke, N m */
+	void *user_data;
+} sinew_joint_broken_event;
+
+typedef struct sinew_joint_events {
+	const sinew_joint_broken_event *broken_events;
+	int broken_count;
+} sinew_joint_events;
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,126 @@
+/* Internal: joints. A joint type only describes its constraint as scalar rows (Jacobian, position
+ * error, bounds, softness); joint.c solves the rows of every type the same way, and joint_tree.c
+ * solves the rigid rows of joints that form a tree exactly (see the comment at its top). */
+#ifndef SINEW_JOINT_H
+#define SINEW_JOINT_H
+
+#include "world.h"
+
+#define SINEW_MAX_JOINT_ROWS 6
+
+typedef enum sinew_row_kind {
+	SINEW_ROW_EQUALITY, /* rigid, unbounded: C = 0 */
+	SINEW_ROW_LIMIT,    /* one-sided: C >= 0, impulse >= 0, speculative when C > 0 */
+	SINEW_ROW_MOTOR,    /* velocity target with bounded impulse, no position term */
+	SINEW_ROW_SPRING,   /* soft: hertz and damping ratio pull C to 0 */
+	SINEW_ROW_COMPLIANT /* rigid but with compliance (Godot pin softness): Cdot + bias + compliance * impulse = 0 */
+} sinew_row_kind;
+
+/* One scalar constraint row: Cdot = ja . (vA, wA) + jb . (vB, wB). */
+typedef struct sinew_joint_row {
+	float ja[3], jb[3]; /* linear x, linear y, angular */
+	float c;            /* position error */
+	float speed;        /* motors: the row drives Cdot to this */
+	float max_impulse;  /* motors: bound per substep (set by the solver from max_effort * h) */
+	float max_effort;   /* motors: N or N m (INFINITY: unbounded) */
+	float hertz, zeta;  /* springs */
+	float compliance;   /* compliant rows */
+	float bias_rate;    /* 0: the world's joint softness */
+	uint8_t kind;
+} sinew_joint_row;
+
+/* Body state the row functions read: current centres, rotations and anchors from the centres. */
+typedef struct sinew_joint_frame {
+	sinew_vec2 center_a, center_b;
+	sinew_rot q_a, q_b;
+	sinew_vec2 r_a, r_b; /* world-oriented anchors from each centre of mass */
+	sinew_vec2 p_a, p_b; /* world anchor points */
+} sinew_joint_frame;
+
+typedef struct sinew_joint_edge {
+	int32_t body; /* SINEW_NULL_INDEX for the world */
+	int32_t prev, next;
+} sinew_joint_edge;
+
+typedef struct sinew_joint {
+	sinew_joint_edge edges[2];
+	/* authored frames, in each body's local frame (world frame for the world side) */
+	sinew_vec2 local_anchor_a, local_anchor_b;
+	sinew_vec2 local_axis_a;
+	float reference_angle;
+	float swing_reference; /* world-frame limits: angle of the A-centre -> B-centre vector at creation */
+	sinew_joint_limit limit;
+	sinew_joint_motor motor;
+	sinew_joint_spring spring;
+	float linear_hertz, linear_zeta, angular_hertz, angular_zeta; /* weld */
+	float length, min_length, max_length;                       /* distance */
+	float softness, bias;                                        /* pin */
+	float break_force, break_torque;
+	void *user_data;
+	/* solver results */
+	float impulses[SINEW_MAX_JOINT_ROWS];      /* per-substep impulse of each row (warm start) */
+	float step_impulses[SINEW_MAX_JOINT_ROWS]; /* summed over the last step */
+	float row_jb[SINEW_MAX_JOINT_ROWS][3];     /* body B's Jacobian of each row, for the reaction */
+	sinew_vec2 reaction_force;
+	float reaction_torque;
+	int32_t row_start; /* first row in the world's row array this step, -1 when not solved */
+	int32_t row_count;
+	int32_t tree_node; /* node in the joint tree, -1 when its rigid rows are solved one by one */
+	int32_t next_free;
+	uint16_t generation;
+	uint8_t type;
+	bool in_use, enabled, broken, collide_connected, active;
+} sinew_joint;
+
+/* The per-step solver copy of a row. */
+typedef struct sinew_row_constraint {
+	sinew_joint_row row;
+	float eff_mass;   /* 1 / (J M^-1 J^T) */
+	float impulse;    /* accumulated over the substep (warm started) */
+	float total;      /* summed over the step */
+	int32_t body_a, body_b; /* solver slots */
+	int32_t joint;
+	int32_t slot;     /* index of the row within its joint */
+	bool in_tree;
+} sinew_row_constraint;
+
+/* joints/<type>.c: the rows of one joint type for the current body state. Returns the row count. */
+int sinew_pin_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+int sinew_prismatic_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+int sinew_weld_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+int sinew_distance_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+int sinew_wheel_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+
+/* Shared row builders (joint_rows.c). */
+void sinew_row_point(sinew_joint_row *rows, const sinew_joint_frame *f); /* two rows: anchors coincide */
+void sinew_row_angle(sinew_joint_row *row, float c);                     /* relative rotation */
+void sinew_row_linear(sinew_joint_row *row, const sinew_joint_frame *f, sinew_vec2 axis, float c); /* along axis, axis fixed in A */
+void sinew_row_swing(sinew_joint_row *row, const sinew_joint_frame *f, float c); /* the A-centre -> B-centre direction */
+int sinew_rows_limit(sinew_joint_row *rows, const sinew_joint_row *shape, float value, float lower, float upper);
+int sinew_rows_motor(sinew_joint_row *rows, const sinew_joint_row *shape, const sinew_joint_motor *motor);
+int sinew_rows_spring(sinew_joint_row *rows, const sinew_joint_row *shape, float value, const sinew_joint_spring *spring);
+
+/* Measurements (joint_rows.c). */
+sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_joint *j);
+float sinew_joint_relative_angle(const sinew_joint *j, const sinew_joint_frame *f);
+float sinew_joint_swing_angle(const sinew_joint *j, const sinew_joint_frame *f);
+sinew_vec2 sinew_joint_axis(const sinew_joint *j, const sinew_joint_frame *f);
+
+/* joint.c: the step's joint stages. */
+void sinew_joints_prepare(sinew_world *w);
+void sinew_joints_update_rows(sinew_world *w, float h);
+void sinew_joints_warm_start(sinew_world *w);
+void sinew_joints_solve(sinew_world *w, float h, bool use_bias);
+void sinew_joints_end_substep(sinew_world *w);
+void sinew_joints_finish(sinew_world *w, float dt);
+void sinew_joint_destroy_internal(sinew_world *w, int32_t index);
+bool sinew_bodies_jointed_without_collision(const sinew_world *w, int32_t body_a, int32_t body_b);
+int sinew_joint_edge_of(const sinew_joint *j, int32_t body);
+
+/* joint_tree.c: exact solve of the rigid rows of joint trees. */
+void sinew_joint_tree_build(sinew_world *w);
+void sinew_joint_tree_factor(sinew_world *w);
+void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias);
+
+#endif

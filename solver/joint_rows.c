@@ -1,0 +1,159 @@
+/* Building blocks of joint rows and the measurements joints report. Every joint type is made of
+ * these: a point constraint (two rows), a relative angle, a distance along an axis fixed in body A,
+ * the world-space swing of the centre-to-centre vector; and from any one of them a pair of limit
+ * rows, a motor row or a spring row. */
+#include "joint.h"
+
+#include <string.h>
+
+/* Where body i is now: inside a step the solver's running state, outside it the body's own. */
+static void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sinew_rot *q, sinew_vec2 *local_center,
+                      sinew_transform *xf)
+{
+	const sinew_body *b = &w->bodies[bi];
+	if (b->solver_index > 0 && w->locked) {
+		const sinew_solver_body *sb = &w->solver_bodies[b->solver_index];
+		*center = sinew_add(b->center0, sb->dp);
+		*q = sinew_mul_rot(sb->dq, b->q0);
+	} else {
+		*center = b->center;
+		*q = b->xf.q;
+	}
+	*local_center = b->local_center;
+	xf->q = *q;
+	xf->p = sinew_sub(*center, sinew_rotate(*q, b->local_center));
+}
+
+sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_joint *j)
+{
+	sinew_joint_frame f;
+	sinew_vec2 lc;
+	sinew_transform xf;
+	if (j->edges[0].body == SINEW_NULL_INDEX) {
+		f.p_a = f.center_a = j->local_anchor_a;
+		f.q_a = sinew_rot_identity();
+		f.r_a = sinew_v2(0.0f, 0.0f);
+	} else {
+		body_pose(w, j->edges[0].body, &f.center_a, &f.q_a, &lc, &xf);
+		f.p_a = sinew_transform_point(xf, j->local_anchor_a);
+		f.r_a = sinew_sub(f.p_a, f.center_a);
+	}
+	body_pose(w, j->edges[1].body, &f.center_b, &f.q_b, &lc, &xf);
+	f.p_b = sinew_transform_point(xf, j->local_anchor_b);
+	f.r_b = sinew_sub(f.p_b, f.center_b);
+	return f;
+}
+
+static float wrap_angle(float a)
+{
+	while (a > SINEW_PI) a -= 2.0f * SINEW_PI;
+	while (a <= -SINEW_PI) a += 2.0f * SINEW_PI;
+	return a;
+}
+
+float sinew_joint_relative_angle(const sinew_joint *j, const sinew_joint_frame *f)
+{
+	return wrap_angle(sinew_relative_angle(f->q_a, f->q_b) - j->reference_angle);
+}
+
+float sinew_joint_swing_angle(const sinew_joint *j, const sinew_joint_frame *f)
+{
+	sinew_vec2 d = sinew_sub(f->center_b, f->center_a);
+	if (sinew_length_squared(d) == 0.0f) return 0.0f;
+	return wrap_angle(atan2f(d.y, d.x) - j->swing_reference);
+}
+
+sinew_vec2 sinew_joint_axis(const sinew_joint *j, const sinew_joint_frame *f)
+{
+	return sinew_rotate(f->q_a, j->local_axis_a);
+}
+
+static void clear_row(sinew_joint_row *row)
+{
+	memset(row, 0, sizeof *row);
+	row->kind = SINEW_ROW_EQUALITY;
+}
+
+void sinew_row_point(sinew_joint_row *rows, const sinew_joint_frame *f)
+{
+	clear_row(&rows[0]);
+	clear_row(&rows[1]);
+	/* Cdot = vB + wB x rB - vA - wA x rA, with w x r = (-w r.y, w r.x) */
+	rows[0].ja[0] = -1.0f, rows[0].ja[2] = f->r_a.y;
+	rows[0].jb[0] = 1.0f, rows[0].jb[2] = -f->r_b.y;
+	rows[0].c = f->p_b.x - f->p_a.x;
+	rows[1].ja[1] = -1.0f, rows[1].ja[2] = -f->r_a.x;
+	rows[1].jb[1] = 1.0f, rows[1].jb[2] = f->r_b.x;
+	rows[1].c = f->p_b.y - f->p_a.y;
+}
+
+void sinew_row_angle(sinew_joint_row *row, float c)
+{
+	clear_row(row);
+	row->ja[2] = -1.0f;
+	row->jb[2] = 1.0f;
+	row->c = c;
+}
+
+void sinew_row_linear(sinew_joint_row *row, const sinew_joint_frame *f, sinew_vec2 axis, float c)
+{
+	/* C = axis . (pB - pA) with axis turning with A: Cdot = axis.(vB - vA) + wB (rB x axis) - wA ((rA + d) x axis) */
+	clear_row(row);
+	sinew_vec2 d = sinew_sub(f->p_b, f->p_a);
+	row->ja[0] = -axis.x, row->ja[1] = -axis.y, row->ja[2] = -sinew_cross(sinew_add(f->r_a, d), axis);
+	row->jb[0] = axis.x, row->jb[1] = axis.y, row->jb[2] = sinew_cross(f->r_b, axis);
+	row->c = c;
+}
+
+void sinew_row_swing(sinew_joint_row *row, const sinew_joint_frame *f, float c)
+{
+	/* theta = atan2(d), d = cB - cA: theta_dot = (d x (vB - vA)) / |d|^2 — only the centres move it */
+	clear_row(row);
+	sinew_vec2 d = sinew_sub(f->center_b, f->center_a);
+	float d2 = sinew_length_squared(d);
+	if (d2 > 0.0f) {
+		sinew_vec2 p = sinew_scale(1.0f / d2, sinew_left_perp(d));
+		row->ja[0] = -p.x, row->ja[1] = -p.y;
+		row->jb[0] = p.x, row->jb[1] = p.y;
+	}
+	row->c = c;
+}
+
+static void copy_shape(sinew_joint_row *row, const sinew_joint_row *shape, float sign)
+{
+	clear_row(row);
+	for (int k = 0; k < 3; ++k) {
+		row->ja[k] = sign * shape->ja[k];
+		row->jb[k] = sign * shape->jb[k];
+	}
+}
+
+int sinew_rows_limit(sinew_joint_row *rows, const sinew_joint_row *shape, float value, float lower, float upper)
+{
+	copy_shape(&rows[0], shape, 1.0f);
+	rows[0].kind = SINEW_ROW_LIMIT;
+	rows[0].c = value - lower;
+	copy_shape(&rows[1], shape, -1.0f);
+	rows[1].kind = SINEW_ROW_LIMIT;
+	rows[1].c = upper - value;
+	return 2;
+}
+
+int sinew_rows_motor(sinew_joint_row *rows, const sinew_joint_row *shape, const sinew_joint_motor *motor)
+{
+	copy_shape(&rows[0], shape, 1.0f);
+	rows[0].kind = SINEW_ROW_MOTOR;
+	rows[0].speed = motor->speed;
+	rows[0].max_effort = motor->max_effort;
+	return 1;
+}
+
+int sinew_rows_spring(sinew_joint_row *rows, const sinew_joint_row *shape, float value, const sinew_joint_spring *spring)
+{
+	copy_shape(&rows[0], shape, 1.0f);
+	rows[0].kind = SINEW_ROW_SPRING;
+	rows[0].c = value - spring->target;
+	rows[0].hertz = spring->hertz;
+	rows[0].zeta = spring->damping_ratio;
+	return 1;
+}

@@ -1,0 +1,229 @@
+/* The joint stages of a step. Rows are rebuilt from the bodies' running state at every substep
+ * (anchors turn with the bodies), warm started with the impulses of the previous substep, and
+ * solved in priority order: springs and motors, then limits and the rigid rows that are not part
+ * of a joint tree, then (after the contacts) the joint trees exactly. Reaction forces are the
+ * impulses summed over the step; a joint whose reaction exceeds its threshold breaks after the step. */
+#include "joint.h"
+
+#include <string.h>
+
+static int joint_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows)
+{
+	switch ((sinew_joint_type)j->type) {
+	case SINEW_PIN_JOINT: return sinew_pin_rows(j, f, rows);
+	case SINEW_REVOLUTE_JOINT: return sinew_revolute_rows(j, f, rows);
+	case SINEW_PRISMATIC_JOINT: return sinew_prismatic_rows(j, f, rows);
+	case SINEW_WELD_JOINT: return sinew_weld_rows(j, f, rows);
+	case SINEW_DISTANCE_JOINT: return sinew_distance_rows(j, f, rows);
+	case SINEW_WHEEL_JOINT: return sinew_wheel_rows(j, f, rows);
+	case SINEW_JOINT_TYPE_COUNT: break;
+	}
+	return 0;
+}
+
+static bool side_moves(const sinew_world *w, int32_t bi)
+{
+	if (bi == SINEW_NULL_INDEX) return false;
+	const sinew_body *b = &w->bodies[bi];
+	return b->type == SINEW_DYNAMIC_BODY && b->solver_index > 0;
+}
+
+static bool side_enabled(const sinew_world *w, int32_t bi)
+{
+	return bi == SINEW_NULL_INDEX || w->bodies[bi].enabled;
+}
+
+static int32_t solver_slot(const sinew_world *w, int32_t bi)
+{
+	return bi == SINEW_NULL_INDEX ? 0 : w->bodies[bi].solver_index;
+}
+
+void sinew_joints_prepare(sinew_world *w)
+{
+	stbds_arrsetlen(w->active_joints, 0);
+	stbds_arrsetlen(w->joint_rows, 0);
+	int n = (int)stbds_arrlen(w->joints);
+	for (int ji = 0; ji < n; ++ji) {
+		sinew_joint *j = &w->joints[ji];
+		j->active = false;
+		j->row_start = j->tree_node = -1;
+		if (!j->in_use || !j->enabled || j->broken) continue;
+		int32_t ia = j->edges[0].body, ib = j->edges[1].body;
+		if (!side_enabled(w, ia) || !side_enabled(w, ib)) continue;
+		if (!side_moves(w, ia) && !side_moves(w, ib)) continue; /* nothing to move: costs nothing */
+		sinew_joint_frame f = sinew_joint_current_frame(w, j);
+		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
+		int count = joint_rows(j, &f, rows);
+		if (count != j->row_count) memset(j->impulses, 0, sizeof j->impulses); /* features changed */
+		j->active = true;
+		j->row_count = count;
+		j->row_start = (int32_t)stbds_arrlen(w->joint_rows);
+		stbds_arrput(w->active_joints, ji);
+		for (int r = 0; r < count; ++r) {
+			sinew_row_constraint rc;
+			memset(&rc, 0, sizeof rc);
+			rc.row = rows[r];
+			rc.impulse = j->impulses[r];
+			rc.body_a = solver_slot(w, ia);
+			rc.body_b = solver_slot(w, ib);
+			rc.joint = ji;
+			rc.slot = r;
+			stbds_arrput(w->joint_rows, rc);
+		}
+	}
+	sinew_joint_tree_build(w);
+}
+
+static float row_inverse_mass(const sinew_world *w, const sinew_row_constraint *rc)
+{
+	const sinew_solver_body *a = &w->solver_bodies[rc->body_a], *b = &w->solver_bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	return a->inv_mass * (ja[0] * ja[0] + ja[1] * ja[1]) + a->inv_inertia * ja[2] * ja[2] +
+	       b->inv_mass * (jb[0] * jb[0] + jb[1] * jb[1]) + b->inv_inertia * jb[2] * jb[2];
+}
+
+void sinew_joints_update_rows(sinew_world *w, float h)
+{
+	int n = (int)stbds_arrlen(w->active_joints);
+	for (int i = 0; i < n; ++i) {
+		const sinew_joint *j = &w->joints[w->active_joints[i]];
+		sinew_joint_frame f = sinew_joint_current_frame(w, j);
+		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
+		int count = joint_rows(j, &f, rows);
+		SINEW_ASSERT(count == j->row_count);
+		for (int r = 0; r < count && r < j->row_count; ++r) {
+			sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
+			rc->row = rows[r];
+			float k = row_inverse_mass(w, rc);
+			rc->eff_mass = k > 0.0f ? 1.0f / k : 0.0f;
+			rc->row.max_impulse = rc->row.max_effort * h;
+		}
+	}
+	sinew_joint_tree_factor(w);
+}
+
+static void apply_row(sinew_solver_body *bodies, const sinew_row_constraint *rc, float impulse)
+{
+	sinew_solver_body *a = &bodies[rc->body_a], *b = &bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	a->v.x += a->inv_mass * ja[0] * impulse;
+	a->v.y += a->inv_mass * ja[1] * impulse;
+	a->w += a->inv_inertia * ja[2] * impulse;
+	b->v.x += b->inv_mass * jb[0] * impulse;
+	b->v.y += b->inv_mass * jb[1] * impulse;
+	b->w += b->inv_inertia * jb[2] * impulse;
+}
+
+static float row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc)
+{
+	const sinew_solver_body *a = &bodies[rc->body_a], *b = &bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	return ja[0] * a->v.x + ja[1] * a->v.y + ja[2] * a->w + jb[0] * b->v.x + jb[1] * b->v.y + jb[2] * b->w;
+}
+
+void sinew_joints_warm_start(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->joint_rows);
+	for (int i = 0; i < n; ++i) apply_row(w->solver_bodies, &w->joint_rows[i], w->joint_rows[i].impulse);
+	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
+	w->solver_bodies[0].w = 0.0f;
+}
+
+/* One row by sequential impulse; returns the change of its accumulated impulse. */
+static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool use_bias)
+{
+	const sinew_joint_row *row = &rc->row;
+	if (rc->eff_mass == 0.0f) return 0.0f;
+	float cdot = row_speed(w->solver_bodies, rc);
+	float rate = row->bias_rate > 0.0f ? row->bias_rate : w->joint_bias_rate;
+	float bias = use_bias ? rate * row->c : 0.0f;
+	float old = rc->impulse, total = old;
+	switch ((sinew_row_kind)row->kind) {
+	case SINEW_ROW_EQUALITY: total = old - rc->eff_mass * (cdot + bias); break;
+	case SINEW_ROW_COMPLIANT: {
+		float k = 1.0f / rc->eff_mass;
+		total = old - (cdot + bias + row->compliance * old) / (k + row->compliance);
+		break;
+	}
+	case SINEW_ROW_LIMIT:
+		if (row->c > 0.0f) bias = row->c / h; /* speculative: may close the gap, no more */
+		total = sinew_maxf(old - rc->eff_mass * (cdot + bias), 0.0f);
+		break;
+	case SINEW_ROW_MOTOR:
+		total = sinew_clampf(old - rc->eff_mass * (cdot - row->speed), -row->max_impulse, row->max_impulse);
+		break;
+	case SINEW_ROW_SPRING: {
+		float omega = 2.0f * SINEW_PI * row->hertz;
+		float a1 = 2.0f * row->zeta + h * omega, a2 = h * omega * a1, a3 = 1.0f / (1.0f + a2);
+		float bias_rate = omega / a1, mass_scale = a2 * a3, impulse_scale = a3;
+		total = old - rc->eff_mass * mass_scale * (cdot + bias_rate * row->c) - impulse_scale * old;
+		break;
+	}
+	}
+	rc->impulse = total;
+	apply_row(w->solver_bodies, rc, total - old);
+	return total - old;
+}
+
+void sinew_joints_solve(sinew_world *w, float h, bool use_bias)
+{
+	int n = (int)stbds_arrlen(w->joint_rows);
+	/* effort first, then the constraints that must hold */
+	for (int i = 0; i < n; ++i) {
+		sinew_row_constraint *rc = &w->joint_rows[i];
+		if (rc->row.kind == SINEW_ROW_SPRING || rc->row.kind == SINEW_ROW_MOTOR) solve_row(w, rc, h, use_bias);
+	}
+	for (int i = 0; i < n; ++i) {
+		sinew_row_constraint *rc = &w->joint_rows[i];
+		if (rc->in_tree || rc->row.kind == SINEW_ROW_SPRING || rc->row.kind == SINEW_ROW_MOTOR) continue;
+		solve_row(w, rc, h, use_bias);
+	}
+	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
+	w->solver_bodies[0].w = 0.0f;
+}
+
+void sinew_joints_end_substep(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->joint_rows);
+	for (int i = 0; i < n; ++i) w->joint_rows[i].total += w->joint_rows[i].impulse;
+}
+
+static void break_joint(sinew_world *w, int32_t ji, float force, float torque)
+{
+	sinew_joint *j = &w->joints[ji];
+	j->broken = true;
+	memset(j->impulses, 0, sizeof j->impulses);
+	sinew_joint_broken_event e = {{ji + 1, w->index, j->generation}, force, torque, j->user_data};
+	stbds_arrput(w->joint_broken_events, e);
+	for (int s = 0; s < 2; ++s)
+		if (j->edges[s].body != SINEW_NULL_INDEX) sinew_body_wake(w, &w->bodies[j->edges[s].body]);
+	int32_t ia = j->edges[0].body, ib = j->edges[1].body;
+	if (ia != SINEW_NULL_INDEX && j->collide_connected == false && w->bodies[ib].enabled)
+		sinew_broadphase_refresh_body(w, &w->bodies[ib], true); /* the pieces may collide now */
+}
+
+void sinew_joints_finish(sinew_world *w, float dt)
+{
+	stbds_arrsetlen(w->joint_broken_events, 0);
+	float inv_dt = 1.0f / dt;
+	int n = (int)stbds_arrlen(w->active_joints);
+	for (int i = 0; i < n; ++i) {
+		int32_t ji = w->active_joints[i];
+		sinew_joint *j = &w->joints[ji];
+		sinew_vec2 force = {0.0f, 0.0f};
+		float torque = 0.0f;
+		for (int r = 0; r < j->row_count; ++r) {
+			const sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
+			j->impulses[r] = rc->impulse;
+			j->step_impulses[r] = rc->total;
+			force.x += rc->total * rc->row.jb[0];
+			force.y += rc->total * rc->row.jb[1];
+			if (rc->row.jb[0] == 0.0f && rc->row.jb[1] == 0.0f) torque += rc->total * rc->row.jb[2];
+		}
+		j->reaction_force = sinew_scale(inv_dt, force);
+		j->reaction_torque = torque * inv_dt;
+		float f = sinew_length(j->reaction_force), t = sinew_absf(j->reaction_torque);
+		if ((j->break_force > 0.0f && f > j->break_force) || (j->break_torque > 0.0f && t > j->break_torque))
+			break_joint(w, ji, f, t);
+	}
+}

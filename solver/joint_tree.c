@@ -1,0 +1,279 @@
+/* Exact solve of joint trees.
+ *
+ * The rigid rows of joints that connect dynamic bodies without closing a loop form a tree: bodies
+ * and joints are its nodes, each joint hanging between the body nearer the root and the body (or
+ * fixed world) beyond it. For such a graph the velocity problem
+ *
+ *     [ M   -J^T ] [ dv     ]   [ 0          ]
+ *     [ -J  -g I ] [ lambda ] = [ J v + bias ]
+ *
+ * (M the bodies' masses, J the rows, g a tiny regularisation) factors with no fill-in when the
+ * nodes are eliminated leaves first (Baraff, "Linear-time dynamics using Lagrange multipliers",
+ * SIGGRAPH 1996): D_n = H_nn - sum over children c of H_cn^T D_c^-1 H_cn. Solving is one pass up
+ * and one pass down the tree, so every rigid joint of the tree holds exactly after the pass,
+ * whatever the mass ratios and however long the chain: what sequential impulses only approach
+ * with many iterations. The factorisation is redone each substep (the anchors turn) in double
+ * precision; blocks are at most 3x3. Joints that close a loop, and the one-sided or soft rows
+ * (limits, motors, springs), are solved by sequential impulses around it (joint_solve.c). */
+#include "joint.h"
+
+#include <string.h>
+
+typedef struct sinew_tree_node {
+	double d[3][3]; /* pivot block; holds its inverse after factorisation */
+	double h[3][3]; /* coupling to the parent, H(node, parent): dim x parent_dim */
+	double y[3];
+	int32_t parent;
+	int32_t ref;     /* body node: solver slot; joint node: joint index */
+	int32_t rows[3]; /* joint node: its rigid rows in world->joint_rows */
+	int8_t dim;
+	bool is_body;
+} sinew_tree_node;
+
+static int32_t add_node(sinew_world *w, int32_t parent, int32_t ref, bool is_body)
+{
+	sinew_tree_node n;
+	memset(&n, 0, sizeof n);
+	n.parent = parent;
+	n.ref = ref;
+	n.is_body = is_body;
+	n.dim = is_body ? 3 : 0;
+	stbds_arrput(w->tree_nodes, n);
+	return (int32_t)stbds_arrlen(w->tree_nodes) - 1;
+}
+
+static bool slot_is_dynamic(const sinew_world *w, int32_t slot)
+{
+	return slot > 0 && w->solver_bodies[slot].inv_mass > 0.0f;
+}
+
+/* A joint joins the tree through its rigid rows (at most three). */
+static int rigid_rows(const sinew_world *w, const sinew_joint *j, int32_t *rows)
+{
+	int k = 0;
+	for (int r = 0; r < j->row_count && k < 3; ++r)
+		if (w->joint_rows[j->row_start + r].row.kind == SINEW_ROW_EQUALITY) rows[k++] = j->row_start + r;
+	return k;
+}
+
+static void grow_from(sinew_world *w, int32_t root_slot)
+{
+	stbds_arrsetlen(w->island_stack, 0);
+	w->tree_body_node[root_slot] = add_node(w, -1, root_slot, true);
+	stbds_arrput(w->island_stack, root_slot);
+	while (stbds_arrlen(w->island_stack) > 0) {
+		int32_t slot = stbds_arrpop(w->island_stack);
+		int32_t bi = w->awake_bodies[slot];
+		for (int32_t ji = w->bodies[bi].joint_list; ji != SINEW_NULL_INDEX;) {
+			sinew_joint *j = &w->joints[ji];
+			int e = sinew_joint_edge_of(j, bi);
+			int32_t next = j->edges[e].next;
+			int32_t rows[3];
+			int k = j->active && j->tree_node == -1 ? rigid_rows(w, j, rows) : 0;
+			if (k == 0) {
+				ji = next;
+				continue;
+			}
+			int32_t other = j->edges[e ^ 1].body;
+			int32_t other_slot = other == SINEW_NULL_INDEX ? 0 : w->bodies[other].solver_index;
+			bool other_dynamic = slot_is_dynamic(w, other_slot);
+			if (other_dynamic && w->tree_body_node[other_slot] != -1) {
+				j->tree_node = -2; /* closes a loop: solved one row at a time */
+				ji = next;
+				continue;
+			}
+			int32_t jn = add_node(w, w->tree_body_node[slot], ji, false);
+			sinew_tree_node *node = &w->tree_nodes[jn];
+			node->dim = (int8_t)k;
+			for (int r = 0; r < k; ++r) {
+				node->rows[r] = rows[r];
+				w->joint_rows[rows[r]].in_tree = true;
+			}
+			j->tree_node = jn;
+			if (other_dynamic) {
+				w->tree_body_node[other_slot] = add_node(w, jn, other_slot, true);
+				stbds_arrput(w->island_stack, other_slot);
+			}
+			ji = next;
+		}
+	}
+}
+
+void sinew_joint_tree_build(sinew_world *w)
+{
+	stbds_arrsetlen(w->tree_nodes, 0);
+	int slots = (int)stbds_arrlen(w->solver_bodies);
+	stbds_arrsetlen(w->tree_body_node, slots);
+	for (int s = 0; s < slots; ++s) w->tree_body_node[s] = -1;
+	if (stbds_arrlen(w->active_joints) == 0) return;
+	for (int s = 1; s < slots; ++s) {
+		if (!slot_is_dynamic(w, s) || w->tree_body_node[s] != -1) continue;
+		if (w->bodies[w->awake_bodies[s]].joint_count == 0) continue;
+		int32_t before = (int32_t)stbds_arrlen(w->tree_nodes);
+		grow_from(w, s);
+		if (stbds_arrlen(w->tree_nodes) == before + 1) { /* a lone body: no tree */
+			stbds_arrsetlen(w->tree_nodes, before);
+			w->tree_body_node[s] = -1;
+		}
+	}
+}
+
+/* In-place inverse of a symmetric block of size 1..3. */
+static void invert(double m[3][3], int n)
+{
+	if (n == 1) {
+		m[0][0] = m[0][0] != 0.0 ? 1.0 / m[0][0] : 0.0;
+		return;
+	}
+	if (n == 2) {
+		double det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+		double inv = det != 0.0 ? 1.0 / det : 0.0;
+		double a = m[0][0];
+		m[0][0] = m[1][1] * inv;
+		m[1][1] = a * inv;
+		m[0][1] = -m[0][1] * inv;
+		m[1][0] = -m[1][0] * inv;
+		return;
+	}
+	double c[3][3];
+	c[0][0] = m[1][1] * m[2][2] - m[1][2] * m[2][1];
+	c[0][1] = m[0][2] * m[2][1] - m[0][1] * m[2][2];
+	c[0][2] = m[0][1] * m[1][2] - m[0][2] * m[1][1];
+	c[1][0] = m[1][2] * m[2][0] - m[1][0] * m[2][2];
+	c[1][1] = m[0][0] * m[2][2] - m[0][2] * m[2][0];
+	c[1][2] = m[0][2] * m[1][0] - m[0][0] * m[1][2];
+	c[2][0] = m[1][0] * m[2][1] - m[1][1] * m[2][0];
+	c[2][1] = m[0][1] * m[2][0] - m[0][0] * m[2][1];
+	c[2][2] = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+	double det = m[0][0] * c[0][0] + m[0][1] * c[1][0] + m[0][2] * c[2][0];
+	double inv = det != 0.0 ? 1.0 / det : 0.0;
+	for (int i = 0; i < 3; ++i)
+		for (int k = 0; k < 3; ++k) m[i][k] = c[i][k] * inv;
+}
+
+/* The row's Jacobian with respect to the body in solver slot `slot`. */
+static const float *row_part(const sinew_row_constraint *rc, int32_t slot)
+{
+	return rc->body_a == slot ? rc->row.ja : rc->row.jb;
+}
+
+static void fill_blocks(sinew_world *w, sinew_tree_node *n)
+{
+	memset(n->d, 0, sizeof n->d);
+	memset(n->h, 0, sizeof n->h);
+	if (n->is_body) {
+		const sinew_solver_body *b = &w->solver_bodies[n->ref];
+		double m = 1.0 / b->inv_mass;
+		n->d[0][0] = n->d[1][1] = m;
+		/* a body that cannot turn: an inertia so large its turning is nil */
+		n->d[2][2] = b->inv_inertia > 0.0f ? 1.0 / b->inv_inertia : 1e12 * (m + 1.0);
+		if (n->parent >= 0) {
+			const sinew_tree_node *p = &w->tree_nodes[n->parent];
+			for (int r = 0; r < p->dim; ++r) {
+				const float *jr = row_part(&w->joint_rows[p->rows[r]], n->ref);
+				for (int i = 0; i < 3; ++i) n->h[i][r] = -(double)jr[i];
+			}
+		}
+		return;
+	}
+	double scale = 0.0;
+	for (int r = 0; r < n->dim; ++r) {
+		const sinew_row_constraint *rc = &w->joint_rows[n->rows[r]];
+		scale += rc->eff_mass > 0.0f ? 1.0 / rc->eff_mass : 0.0;
+	}
+	for (int r = 0; r < n->dim; ++r) n->d[r][r] = -1e-9 * (scale + 1e-12);
+	int32_t parent_slot = w->tree_nodes[n->parent].ref;
+	for (int r = 0; r < n->dim; ++r) {
+		const float *jr = row_part(&w->joint_rows[n->rows[r]], parent_slot);
+		for (int i = 0; i < 3; ++i) n->h[r][i] = -(double)jr[i];
+	}
+}
+
+void sinew_joint_tree_factor(sinew_world *w)
+{
+	int count = (int)stbds_arrlen(w->tree_nodes);
+	for (int i = 0; i < count; ++i) fill_blocks(w, &w->tree_nodes[i]);
+	/* parents were created before their children: walking backwards eliminates leaves first */
+	for (int i = count - 1; i >= 0; --i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		invert(n->d, n->dim);
+		if (n->parent < 0) continue;
+		sinew_tree_node *p = &w->tree_nodes[n->parent];
+		double x[3][3]; /* D_n^-1 H(n, p) */
+		for (int a = 0; a < n->dim; ++a)
+			for (int b = 0; b < p->dim; ++b) {
+				double s = 0.0;
+				for (int k = 0; k < n->dim; ++k) s += n->d[a][k] * n->h[k][b];
+				x[a][b] = s;
+			}
+		for (int a = 0; a < p->dim; ++a)
+			for (int b = 0; b < p->dim; ++b) {
+				double s = 0.0;
+				for (int k = 0; k < n->dim; ++k) s += n->h[k][a] * x[k][b];
+				p->d[a][b] -= s;
+			}
+	}
+}
+
+static float row_speed(const sinew_world *w, const sinew_row_constraint *rc)
+{
+	const sinew_solver_body *a = &w->solver_bodies[rc->body_a], *b = &w->solver_bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	return ja[0] * a->v.x + ja[1] * a->v.y + ja[2] * a->w + jb[0] * b->v.x + jb[1] * b->v.y + jb[2] * b->w;
+}
+
+void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+{
+	SINEW_UNUSED(h);
+	int count = (int)stbds_arrlen(w->tree_nodes);
+	if (count == 0) return;
+	for (int i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		n->y[0] = n->y[1] = n->y[2] = 0.0;
+		if (n->is_body) continue;
+		for (int r = 0; r < n->dim; ++r) {
+			const sinew_row_constraint *rc = &w->joint_rows[n->rows[r]];
+			float rate = rc->row.bias_rate > 0.0f ? rc->row.bias_rate : w->joint_bias_rate;
+			n->y[r] = (double)row_speed(w, rc) + (use_bias ? (double)(rate * rc->row.c) : 0.0);
+		}
+	}
+	/* up: y_p -= H(n,p)^T D_n^-1 y_n */
+	for (int i = count - 1; i >= 0; --i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->parent < 0) continue;
+		sinew_tree_node *p = &w->tree_nodes[n->parent];
+		double z[3];
+		for (int a = 0; a < n->dim; ++a) {
+			z[a] = 0.0;
+			for (int k = 0; k < n->dim; ++k) z[a] += n->d[a][k] * n->y[k];
+		}
+		for (int b = 0; b < p->dim; ++b)
+			for (int k = 0; k < n->dim; ++k) p->y[b] -= n->h[k][b] * z[k];
+	}
+	/* down: x_n = D_n^-1 (y_n - H(n,p) x_p); x overwrites y */
+	for (int i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		double r[3] = {n->y[0], n->y[1], n->y[2]};
+		if (n->parent >= 0) {
+			const sinew_tree_node *p = &w->tree_nodes[n->parent];
+			for (int a = 0; a < n->dim; ++a)
+				for (int b = 0; b < p->dim; ++b) r[a] -= n->h[a][b] * p->y[b];
+		}
+		for (int a = 0; a < n->dim; ++a) {
+			double s = 0.0;
+			for (int k = 0; k < n->dim; ++k) s += n->d[a][k] * r[k];
+			n->y[a] = s;
+		}
+	}
+	for (int i = 0; i < count; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) {
+			sinew_solver_body *b = &w->solver_bodies[n->ref];
+			b->v.x += (float)n->y[0];
+			b->v.y += (float)n->y[1];
+			if (b->inv_inertia > 0.0f) b->w += (float)n->y[2];
+		} else {
+			for (int r = 0; r < n->dim; ++r) w->joint_rows[n->rows[r]].impulse += (float)n->y[r];
+		}
+	}
+}
