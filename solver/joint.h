@@ -20,6 +20,7 @@ typedef enum sinew_row_kind {
 typedef struct sinew_joint_row {
 	float ja[3], jb[3]; /* linear x, linear y, angular */
 	float c;            /* position error */
+	float drift;        /* change of C over the substep that the velocities cannot show (centripetal) */
 	float speed;        /* motors: the row drives Cdot to this */
 	float max_impulse;  /* motors: bound per substep (set by the solver from max_effort * h) */
 	float max_effort;   /* motors: N or N m (INFINITY: unbounded) */
@@ -35,6 +36,8 @@ typedef struct sinew_joint_frame {
 	sinew_rot q_a, q_b;
 	sinew_vec2 r_a, r_b; /* world-oriented anchors from each centre of mass */
 	sinew_vec2 p_a, p_b; /* world anchor points */
+	float w_a, w_b;      /* angular velocities (inside a step) */
+	float h;             /* substep (0 outside a step) */
 } sinew_joint_frame;
 
 typedef struct sinew_joint_edge {
@@ -122,5 +125,6 @@ int sinew_joint_edge_of(const sinew_joint *j, int32_t body);
 void sinew_joint_tree_build(sinew_world *w);
 void sinew_joint_tree_factor(sinew_world *w);
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias);
+void sinew_joint_tree_project(sinew_world *w);
 
 #endif

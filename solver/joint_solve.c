@@ -88,6 +88,7 @@ void sinew_joints_update_rows(sinew_world *w, float h)
 	for (int i = 0; i < n; ++i) {
 		const sinew_joint *j = &w->joints[w->active_joints[i]];
 		sinew_joint_frame f = sinew_joint_current_frame(w, j);
+		f.h = h;
 		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
 		int count = joint_rows(j, &f, rows);
 		SINEW_ASSERT(count == j->row_count);

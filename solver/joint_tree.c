@@ -42,6 +42,11 @@ static int32_t add_node(sinew_world *w, int32_t parent, int32_t ref, bool is_bod
 	return (int32_t)stbds_arrlen(w->tree_nodes) - 1;
 }
 
+static int32_t solver_slot_of(const sinew_world *w, int32_t bi)
+{
+	return bi == SINEW_NULL_INDEX ? 0 : w->bodies[bi].solver_index;
+}
+
 static bool slot_is_dynamic(const sinew_world *w, int32_t slot)
 {
 	return slot > 0 && w->solver_bodies[slot].inv_mass > 0.0f;
@@ -56,10 +61,24 @@ static int rigid_rows(const sinew_world *w, const sinew_joint *j, int32_t *rows)
 	return k;
 }
 
+static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t parent, const int32_t *rows, int k)
+{
+	int32_t jn = add_node(w, parent, ji, false);
+	sinew_tree_node *node = &w->tree_nodes[jn];
+	node->dim = (int8_t)k;
+	for (int r = 0; r < k; ++r) {
+		node->rows[r] = rows[r];
+		w->joint_rows[rows[r]].in_tree = true;
+	}
+	j->tree_node = jn;
+}
+
+/* Depth first from a body already in the tree. The fixed world is part of the graph: a tree meets
+ * it at most once (at its root), so a second joint to anything fixed closes a loop through the
+ * ground and, like any loop-closing joint, is solved row by row. */
 static void grow_from(sinew_world *w, int32_t root_slot)
 {
 	stbds_arrsetlen(w->island_stack, 0);
-	w->tree_body_node[root_slot] = add_node(w, -1, root_slot, true);
 	stbds_arrput(w->island_stack, root_slot);
 	while (stbds_arrlen(w->island_stack) > 0) {
 		int32_t slot = stbds_arrpop(w->island_stack);
@@ -70,31 +89,17 @@ static void grow_from(sinew_world *w, int32_t root_slot)
 			int32_t next = j->edges[e].next;
 			int32_t rows[3];
 			int k = j->active && j->tree_node == -1 ? rigid_rows(w, j, rows) : 0;
-			if (k == 0) {
-				ji = next;
-				continue;
-			}
+			ji = next;
+			if (k == 0) continue;
 			int32_t other = j->edges[e ^ 1].body;
 			int32_t other_slot = other == SINEW_NULL_INDEX ? 0 : w->bodies[other].solver_index;
-			bool other_dynamic = slot_is_dynamic(w, other_slot);
-			if (other_dynamic && w->tree_body_node[other_slot] != -1) {
-				j->tree_node = -2; /* closes a loop: solved one row at a time */
-				ji = next;
+			if (!slot_is_dynamic(w, other_slot) || w->tree_body_node[other_slot] != -1) {
+				j->tree_node = -2; /* closes a loop */
 				continue;
 			}
-			int32_t jn = add_node(w, w->tree_body_node[slot], ji, false);
-			sinew_tree_node *node = &w->tree_nodes[jn];
-			node->dim = (int8_t)k;
-			for (int r = 0; r < k; ++r) {
-				node->rows[r] = rows[r];
-				w->joint_rows[rows[r]].in_tree = true;
-			}
-			j->tree_node = jn;
-			if (other_dynamic) {
-				w->tree_body_node[other_slot] = add_node(w, jn, other_slot, true);
-				stbds_arrput(w->island_stack, other_slot);
-			}
-			ji = next;
+			add_joint_node(w, j, (int32_t)(j - w->joints), w->tree_body_node[slot], rows, k);
+			w->tree_body_node[other_slot] = add_node(w, j->tree_node, other_slot, true);
+			stbds_arrput(w->island_stack, other_slot);
 		}
 	}
 }
@@ -105,11 +110,30 @@ void sinew_joint_tree_build(sinew_world *w)
 	int slots = (int)stbds_arrlen(w->solver_bodies);
 	stbds_arrsetlen(w->tree_body_node, slots);
 	for (int s = 0; s < slots; ++s) w->tree_body_node[s] = -1;
-	if (stbds_arrlen(w->active_joints) == 0) return;
+	int n = (int)stbds_arrlen(w->active_joints);
+	/* Trees that hang from the fixed world are rooted at that joint: every joint node then has a
+	 * body below it, so no pivot is the bare regularisation. */
+	for (int i = 0; i < n; ++i) {
+		int32_t ji = w->active_joints[i];
+		sinew_joint *j = &w->joints[ji];
+		int32_t rows[3];
+		int k = j->tree_node == -1 ? rigid_rows(w, j, rows) : 0;
+		if (k == 0) continue;
+		int32_t sa = solver_slot_of(w, j->edges[0].body), sb = solver_slot_of(w, j->edges[1].body);
+		bool da = slot_is_dynamic(w, sa), db = slot_is_dynamic(w, sb);
+		if (da == db) continue;
+		int32_t slot = da ? sa : sb;
+		if (w->tree_body_node[slot] != -1) continue;
+		add_joint_node(w, j, ji, -1, rows, k);
+		w->tree_body_node[slot] = add_node(w, j->tree_node, slot, true);
+		grow_from(w, slot);
+	}
+	/* Free-floating trees (a ragdoll in the air) are rooted at a body. */
 	for (int s = 1; s < slots; ++s) {
 		if (!slot_is_dynamic(w, s) || w->tree_body_node[s] != -1) continue;
 		if (w->bodies[w->awake_bodies[s]].joint_count == 0) continue;
 		int32_t before = (int32_t)stbds_arrlen(w->tree_nodes);
+		w->tree_body_node[s] = add_node(w, -1, s, true);
 		grow_from(w, s);
 		if (stbds_arrlen(w->tree_nodes) == before + 1) { /* a lone body: no tree */
 			stbds_arrsetlen(w->tree_nodes, before);
@@ -182,6 +206,7 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 		scale += rc->eff_mass > 0.0f ? 1.0 / rc->eff_mass : 0.0;
 	}
 	for (int r = 0; r < n->dim; ++r) n->d[r][r] = -1e-9 * (scale + 1e-12);
+	if (n->parent < 0) return;
 	int32_t parent_slot = w->tree_nodes[n->parent].ref;
 	for (int r = 0; r < n->dim; ++r) {
 		const float *jr = row_part(&w->joint_rows[n->rows[r]], parent_slot);
@@ -222,22 +247,10 @@ static float row_speed(const sinew_world *w, const sinew_row_constraint *rc)
 	return ja[0] * a->v.x + ja[1] * a->v.y + ja[2] * a->w + jb[0] * b->v.x + jb[1] * b->v.y + jb[2] * b->w;
 }
 
-void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+/* Up and down the factored tree: rhs in y of the joint nodes (bodies 0); the answer replaces y. */
+static void tree_back_substitute(sinew_world *w)
 {
-	SINEW_UNUSED(h);
 	int count = (int)stbds_arrlen(w->tree_nodes);
-	if (count == 0) return;
-	for (int i = 0; i < count; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		n->y[0] = n->y[1] = n->y[2] = 0.0;
-		if (n->is_body) continue;
-		for (int r = 0; r < n->dim; ++r) {
-			const sinew_row_constraint *rc = &w->joint_rows[n->rows[r]];
-			float rate = rc->row.bias_rate > 0.0f ? rc->row.bias_rate : w->joint_bias_rate;
-			n->y[r] = (double)row_speed(w, rc) + (use_bias ? (double)(rate * rc->row.c) : 0.0);
-		}
-	}
-	/* up: y_p -= H(n,p)^T D_n^-1 y_n */
 	for (int i = count - 1; i >= 0; --i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->parent < 0) continue;
@@ -250,7 +263,6 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 		for (int b = 0; b < p->dim; ++b)
 			for (int k = 0; k < n->dim; ++k) p->y[b] -= n->h[k][b] * z[k];
 	}
-	/* down: x_n = D_n^-1 (y_n - H(n,p) x_p); x overwrites y */
 	for (int i = 0; i < count; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		double r[3] = {n->y[0], n->y[1], n->y[2]};
@@ -265,6 +277,50 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 			n->y[a] = s;
 		}
 	}
+}
+
+/* Post-stabilisation: move the bodies of every tree, weighted by mass, so that the rigid rows are
+ * met in position (one Newton step of J dx = -C through the same factorisation). Velocities are
+ * not touched, so no energy is added; it removes the drift that turning faster than the substep
+ * can follow (the free end of a whipping chain) leaves behind. */
+void sinew_joint_tree_project(sinew_world *w)
+{
+	int count = (int)stbds_arrlen(w->tree_nodes);
+	for (int i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		n->y[0] = n->y[1] = n->y[2] = 0.0;
+		if (!n->is_body)
+			for (int r = 0; r < n->dim; ++r) n->y[r] = (double)w->joint_rows[n->rows[r]].row.c;
+	}
+	tree_back_substitute(w);
+	for (int i = 0; i < count; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (!n->is_body) continue;
+		sinew_solver_body *b = &w->solver_bodies[n->ref];
+		b->dp.x += (float)n->y[0];
+		b->dp.y += (float)n->y[1];
+		if (b->inv_inertia > 0.0f) b->dq = sinew_integrate_rot(b->dq, (float)n->y[2]);
+	}
+}
+
+void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+{
+	/* exact rows can be projected fully: reach C = 0 at the end of the substep */
+	double inv_h = 1.0 / (double)h;
+	int count = (int)stbds_arrlen(w->tree_nodes);
+	if (count == 0) return;
+	for (int i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		n->y[0] = n->y[1] = n->y[2] = 0.0;
+		if (n->is_body) continue;
+		for (int r = 0; r < n->dim; ++r) {
+			const sinew_row_constraint *rc = &w->joint_rows[n->rows[r]];
+			double bias = rc->row.bias_rate > 0.0f ? (double)(rc->row.bias_rate * rc->row.c)
+			                                       : inv_h * (double)(rc->row.c + rc->row.drift);
+			n->y[r] = (double)row_speed(w, rc) + (use_bias ? bias : 0.0);
+		}
+	}
+	tree_back_substitute(w);
 	for (int i = 0; i < count; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body) {
