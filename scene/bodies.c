@@ -1,5 +1,6 @@
-/* The document: top-level keys, world settings, bodies and their shapes, names. Joints and rigs
- * are refused until the engine has them. Everything is checked here, before a world exists. */
+/* The document: top-level keys, world settings, bodies and their shapes, names; joints are in
+ * joints.c. Rigs are refused until the rig layer exists. Everything is checked here, before a
+ * world exists. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -258,10 +259,8 @@ static int compare_named(const void *a, const void *b)
 	return c != 0 ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* Sorts the names (to find them fast and to spot duplicates). kind is "bodies" or "shapes";
- * name_of(i) and path_of(i, out) describe element i. */
-static bool index_names(scene_parser *p, const char *kind, int count, const char *(*name_of)(const scene_desc *, int),
-                        void (*path_of)(const scene_desc *, int, char *), int **out_sorted, int *out_count)
+bool scene_index_names(scene_parser *p, const char *kind, int count, const char *(*name_of)(const scene_desc *, int),
+                       void (*path_of)(const scene_desc *, int, char *), int **out_sorted, int *out_count)
 {
 	named *list = malloc((size_t)(count > 0 ? count : 1) * sizeof *list);
 	if (list == NULL) return out_of_memory(p, kind);
@@ -309,15 +308,7 @@ static void shape_path(const scene_desc *d, int i, char *out)
 	snprintf(out, SCENE_PATH_SIZE, "bodies[%d].shapes[%d]", body, i - d->bodies[body].first_shape);
 }
 
-/* Joints come with the joint solver: until then any joint is refused where it stands. When they
- * come, this parses joints[i] by its "type", one case per joint type. */
-static bool parse_joints(scene_parser *p, json_t *joints)
-{
-	if (joints == NULL || json_array_size(joints) == 0) return true;
-	return scene_fail(p, "joints[0]", "joints are not supported by this build yet (they come with the joint solver)");
-}
-
-/* Rigs come with the rig and ragdoll layers. */
+/* Rigs come with the rig and ragdoll layers (the rig issue). */
 static bool parse_rigs(scene_parser *p, json_t *rigs)
 {
 	if (rigs == NULL || json_array_size(rigs) == 0) return true;
@@ -354,16 +345,17 @@ bool scene_parse_document(scene_parser *p, json_t *root)
 		return false;
 	}
 	if (!parse_bodies(p, bodies) ||
-	    !index_names(p, "bodies", d->body_count, body_name, body_path, &d->body_by_name, &d->named_body_count) ||
-	    !index_names(p, "shapes", d->shape_count, shape_name, shape_path, &d->shape_by_name, &d->named_shape_count) ||
-	    !parse_joints(p, joints) || !parse_rigs(p, rigs)) {
+	    !scene_index_names(p, "bodies", d->body_count, body_name, body_path, &d->body_by_name, &d->named_body_count) ||
+	    !scene_index_names(p, "shapes", d->shape_count, shape_name, shape_path, &d->shape_by_name,
+	                       &d->named_shape_count) ||
+	    !scene_parse_joints(p, joints) || !parse_rigs(p, rigs)) {
 		return false;
 	}
 	return scene_parse_script(p, script);
 }
 
-static int find_sorted(const int *sorted, int count, const char *name, const char *(*name_of)(const scene_desc *, int),
-                       const scene_desc *d)
+int scene_find_sorted(const int *sorted, int count, const char *name, const char *(*name_of)(const scene_desc *, int),
+                      const scene_desc *d)
 {
 	int lo = 0, hi = count - 1;
 	while (lo <= hi) {
@@ -378,18 +370,21 @@ static int find_sorted(const int *sorted, int count, const char *name, const cha
 
 int scene_desc_find_body(const scene_desc *desc, const char *name)
 {
-	return name != NULL ? find_sorted(desc->body_by_name, desc->named_body_count, name, body_name, desc) : -1;
+	return name != NULL ? scene_find_sorted(desc->body_by_name, desc->named_body_count, name, body_name, desc) : -1;
 }
 
 int scene_desc_find_shape(const scene_desc *desc, const char *name)
 {
-	return name != NULL ? find_sorted(desc->shape_by_name, desc->named_shape_count, name, shape_name, desc) : -1;
+	return name != NULL ? scene_find_sorted(desc->shape_by_name, desc->named_shape_count, name, shape_name, desc) : -1;
 }
 
 void scene_desc_free(scene_desc *desc)
 {
 	for (int i = 0; i < desc->body_count; ++i) free(desc->bodies[i].name);
 	for (int i = 0; i < desc->shape_count; ++i) free(desc->shapes[i].name);
+	for (int i = 0; i < desc->joint_count; ++i) free(desc->joints[i].name);
+	free(desc->joints);
+	free(desc->joint_by_name);
 	free(desc->bodies);
 	free(desc->shapes);
 	free(desc->body_by_name);

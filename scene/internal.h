@@ -27,8 +27,24 @@ typedef struct scene_body_desc {
 	bool has_mass, has_inertia;
 } scene_body_desc;
 
-/** Script ops. Ops that need joints or rigs are listed so that supporting one is one case in
- * script.c's parse and apply switches. */
+/** One joint: its type's def (anchors and axes in world space, angles in radians) with the
+ * bodies left null until the world is built; body_a is -1 for the world. */
+typedef struct scene_joint_desc {
+	sinew_joint_type type;
+	char *name; /* owned; NULL when unnamed */
+	int body_a, body_b;
+	union {
+		sinew_pin_joint_def pin;
+		sinew_revolute_joint_def revolute;
+		sinew_prismatic_joint_def prismatic;
+		sinew_weld_joint_def weld;
+		sinew_distance_joint_def distance;
+		sinew_wheel_joint_def wheel;
+	} def;
+} scene_joint_desc;
+
+/** Script ops. Ops that need rigs are listed so that supporting one is one case in script.c's
+ * parse and apply switches. */
 typedef enum scene_op_kind {
 	SCENE_OP_IMPULSE,
 	SCENE_OP_VELOCITY,
@@ -51,6 +67,7 @@ typedef struct scene_op {
 	int step;
 	int index;                    /* position in "script", for messages and a stable order */
 	int body;                     /* index in scene_desc.bodies, or -1 */
+	int joint;                    /* index in scene_desc.joints, or -1 */
 	sinew_vec2 vector;            /* impulse (N s) or linear velocity (length units / s) */
 	sinew_vec2 point;             /* impulse point, world */
 	float angular_velocity;       /* rad / s */
@@ -74,6 +91,10 @@ typedef struct scene_desc {
 	int named_body_count;
 	int *shape_by_name; /* indices of named shapes sorted by name */
 	int named_shape_count;
+	scene_joint_desc *joints;
+	int joint_count;
+	int *joint_by_name; /* indices of named joints sorted by name */
+	int named_joint_count;
 	scene_op *ops;      /* sorted by step, then by position in the file */
 	int op_count;
 } scene_desc;
@@ -135,19 +156,37 @@ char *scene_strdup(const char *s);
 extern const char *const scene_body_type_names[];
 
 /* bodies.c */
-/** Top-level structure, world, bodies and shapes, joints and rigs (refused for now), names. */
+/** Top-level structure, world, bodies and shapes, joints, rigs (refused for now), names. */
 bool scene_parse_document(scene_parser *p, json_t *root);
+/** Sorts the names of count elements (to find them fast and to spot duplicates); kind is
+ * "bodies", "shapes" or "joints"; name_of(i) and path_of(i, out) describe element i. */
+bool scene_index_names(scene_parser *p, const char *kind, int count, const char *(*name_of)(const scene_desc *, int),
+                       void (*path_of)(const scene_desc *, int, char *), int **out_sorted, int *out_count);
+/** Index of the element named name in sorted (from scene_index_names), or -1. */
+int scene_find_sorted(const int *sorted, int count, const char *name, const char *(*name_of)(const scene_desc *, int),
+                      const scene_desc *d);
 /** Index of the body named name, or -1. */
 int scene_desc_find_body(const scene_desc *desc, const char *name);
 /** Index of the shape named name, or -1. */
 int scene_desc_find_shape(const scene_desc *desc, const char *name);
 void scene_desc_free(scene_desc *desc);
 
+/* joints.c */
+/** The "joints" array (after the bodies and their names): every key checked, angles in radians. */
+bool scene_parse_joints(scene_parser *p, json_t *joints);
+/** Index of the joint named name, or -1. */
+int scene_desc_find_joint(const scene_desc *desc, const char *name);
+/** Create joint index in world from its description; bodies[i] is the id made from bodies[i].
+ * Returns the null id when the engine refuses it. */
+sinew_joint_id scene_build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies);
+/** "pin", "revolute", ... in sinew_joint_type order. */
+extern const char *const scene_joint_type_names[];
+
 /* script.c */
 bool scene_parse_script(scene_parser *p, json_t *script);
-/** Apply one op to the built world; bodies[i] is the id made from desc->bodies[i]. Returns what
- * the engine call returned. */
-bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies);
+/** Apply one op to the built world; bodies[i] and joints[i] are the ids made from desc->bodies[i]
+ * and desc->joints[i]. Returns what the engine call returned. */
+bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew_joint_id *joints);
 const char *scene_op_name(scene_op_kind kind);
 
 #endif

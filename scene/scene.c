@@ -16,7 +16,11 @@ struct sinew_scene {
 	sinew_world_id world;
 	sinew_body_id *bodies;     /* made from desc.bodies[i] */
 	sinew_shape_id *shapes;    /* made from desc.shapes[i] */
+	sinew_joint_id *joints;    /* made from desc.joints[i] */
 	int *named_bodies;         /* indices of named bodies, file order */
+	int *named_joints;         /* indices of named joints, file order */
+	int *joint_of_slot;        /* joint slot (index1) -> index in joints, or -1 */
+	int joint_slot_count;
 	int *body_of_slot;         /* shape slot (index1) -> index in bodies, or -1 */
 	uint16_t *generation_of_slot;
 	int slot_count;
@@ -124,6 +128,27 @@ static bool index_shapes(sinew_scene *s, scene_parser *p)
 	return true;
 }
 
+static bool build_joints(sinew_scene *s, scene_parser *p)
+{
+	int slots = 1;
+	for (int i = 0; i < s->desc.joint_count; ++i) {
+		s->joints[i] = scene_build_joint(s->world, &s->desc, i, s->bodies);
+		if (SINEW_IS_NULL(s->joints[i])) {
+			char path[SCENE_PATH_SIZE];
+			scene_path_index(path, "joints", (size_t)i);
+			return scene_fail(p, path, "the engine refused this joint: %s", s->last_error);
+		}
+		if (s->joints[i].index1 >= slots) slots = s->joints[i].index1 + 1;
+	}
+	/* Joint slot -> joint index, so joint events (which carry joint ids) can name joints. */
+	s->joint_of_slot = malloc((size_t)slots * sizeof *s->joint_of_slot);
+	if (s->joint_of_slot == NULL) return scene_fail(p, "", "out of memory");
+	s->joint_slot_count = slots;
+	for (int i = 0; i < slots; ++i) s->joint_of_slot[i] = -1;
+	for (int i = 0; i < s->desc.joint_count; ++i) s->joint_of_slot[s->joints[i].index1] = i;
+	return true;
+}
+
 static bool build(sinew_scene *s, scene_parser *p)
 {
 	const scene_desc *d = &s->desc;
@@ -142,13 +167,23 @@ static bool build(sinew_scene *s, scene_parser *p)
 	size_t shapes = (size_t)(d->shape_count > 0 ? d->shape_count : 1);
 	s->bodies = calloc(bodies, sizeof *s->bodies);
 	s->shapes = calloc(shapes, sizeof *s->shapes);
+	size_t joints = (size_t)(d->joint_count > 0 ? d->joint_count : 1);
 	s->named_bodies = malloc(bodies * sizeof *s->named_bodies);
-	if (s->bodies == NULL || s->shapes == NULL || s->named_bodies == NULL) return scene_fail(p, "", "out of memory");
+	s->joints = calloc(joints, sizeof *s->joints);
+	s->named_joints = malloc(joints * sizeof *s->named_joints);
+	if (s->bodies == NULL || s->shapes == NULL || s->named_bodies == NULL || s->joints == NULL ||
+	    s->named_joints == NULL) {
+		return scene_fail(p, "", "out of memory");
+	}
 	int named = 0;
 	for (int i = 0; i < d->body_count; ++i) {
 		if (d->bodies[i].name != NULL) s->named_bodies[named++] = i;
 	}
-	if (!build_bodies(s, p) || !index_shapes(s, p)) return false;
+	named = 0;
+	for (int i = 0; i < d->joint_count; ++i) {
+		if (d->joints[i].name != NULL) s->named_joints[named++] = i;
+	}
+	if (!build_bodies(s, p) || !index_shapes(s, p) || !build_joints(s, p)) return false;
 	s->building = false;
 	s->doing = "stepping";
 	s->error_count = 0;
@@ -245,6 +280,9 @@ void sinew_scene_destroy(sinew_scene *scene)
 	free(scene->bodies);
 	free(scene->shapes);
 	free(scene->named_bodies);
+	free(scene->joints);
+	free(scene->named_joints);
+	free(scene->joint_of_slot);
 	free(scene->body_of_slot);
 	free(scene->generation_of_slot);
 	free(scene->file);
@@ -284,7 +322,7 @@ static void apply_due_ops(sinew_scene *s)
 		snprintf(doing, sizeof doing, "script[%d] (%s)", op->index, scene_op_name(op->kind));
 		s->doing = doing;
 		int before = s->error_count;
-		if (!scene_apply_op(op, s->bodies) && s->error_count == before) {
+		if (!scene_apply_op(op, s->bodies, s->joints) && s->error_count == before) {
 			/* Refused without a report: say so ourselves. */
 			on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, "refused", s);
 		}
@@ -348,4 +386,42 @@ int sinew_scene_get_named_body_index(const sinew_scene *scene, int i)
 {
 	if (scene == NULL || i < 0 || i >= scene->desc.named_body_count) return -1;
 	return scene->named_bodies[i];
+}
+
+sinew_joint_id sinew_scene_find_joint(const sinew_scene *scene, const char *name)
+{
+	int i = scene != NULL ? scene_desc_find_joint(&scene->desc, name) : -1;
+	return i >= 0 ? scene->joints[i] : sinew_null_joint_id;
+}
+
+int sinew_scene_get_joint_count(const sinew_scene *scene) { return scene != NULL ? scene->desc.joint_count : 0; }
+
+sinew_joint_id sinew_scene_get_joint(const sinew_scene *scene, int index)
+{
+	if (scene == NULL || index < 0 || index >= scene->desc.joint_count) return sinew_null_joint_id;
+	return scene->joints[index];
+}
+
+const char *sinew_scene_get_joint_name(const sinew_scene *scene, int index)
+{
+	if (scene == NULL || index < 0 || index >= scene->desc.joint_count) return NULL;
+	return scene->desc.joints[index].name;
+}
+
+int sinew_scene_get_joint_index(const sinew_scene *scene, sinew_joint_id joint)
+{
+	if (scene == NULL || joint.index1 <= 0 || joint.index1 >= scene->joint_slot_count) return -1;
+	int i = scene->joint_of_slot[joint.index1];
+	return i >= 0 && SINEW_ID_EQUALS(scene->joints[i], joint) ? i : -1;
+}
+
+int sinew_scene_get_named_joint_count(const sinew_scene *scene)
+{
+	return scene != NULL ? scene->desc.named_joint_count : 0;
+}
+
+int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i)
+{
+	if (scene == NULL || i < 0 || i >= scene->desc.named_joint_count) return -1;
+	return scene->named_joints[i];
 }

@@ -1,6 +1,6 @@
-/* The script: timed ops, checked at load (every body they name exists and is still alive when
- * the op runs) and applied before the step they name. Each op kind is one case in parse_op and
- * one in scene_apply_op; ops that need joints or rigs are refused until the engine has them. */
+/* The script: timed ops, checked at load (every body and joint they name exists and is still
+ * alive when the op runs) and applied before the step they name. Each op kind is one case in
+ * parse_op and one in scene_apply_op; ops that need rigs are refused until the rig layer exists. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -15,6 +15,7 @@ static const char *const impulse_keys[] = {"step", "op", "body", "impulse", "poi
 static const char *const velocity_keys[] = {"step", "op", "body", "linear_velocity", "angular_velocity", NULL};
 static const char *const body_op_keys[] = {"step", "op", "body", NULL};
 static const char *const set_type_keys[] = {"step", "op", "body", "type", NULL};
+static const char *const joint_op_keys[] = {"step", "op", "joint", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
 {
@@ -30,6 +31,17 @@ static bool get_body(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	char child[SCENE_PATH_SIZE];
 	scene_path_key(child, path, "body");
 	return scene_fail(p, child, "no body named \"%s\"", name);
+}
+
+static bool get_joint(scene_parser *p, json_t *o, const char *path, scene_op *op)
+{
+	const char *name = NULL;
+	if (!scene_require(p, o, path, "joint") || !scene_get_string(p, o, path, "joint", &name)) return false;
+	op->joint = scene_desc_find_joint(p->desc, name);
+	if (op->joint >= 0) return true;
+	char child[SCENE_PATH_SIZE];
+	scene_path_key(child, path, "joint");
+	return scene_fail(p, child, "no joint named \"%s\"", name);
 }
 
 static bool unsupported(scene_parser *p, const char *path, scene_op_kind kind, const char *needs)
@@ -49,6 +61,7 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	}
 	op->kind = (scene_op_kind)kind;
 	op->body = -1;
+	op->joint = -1;
 	switch (op->kind) {
 	case SCENE_OP_IMPULSE:
 		op->has_point = json_object_get(o, "point") != NULL;
@@ -78,7 +91,7 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 		return true;
 	case SCENE_OP_DESTROY_JOINT:
 	case SCENE_OP_REBUILD_JOINT:
-		return unsupported(p, path, op->kind, "joints");
+		return scene_check_keys(p, o, path, joint_op_keys) && get_joint(p, o, path, op);
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
@@ -97,27 +110,52 @@ static int compare_ops(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-/* In run order, no op may touch a body an earlier op destroyed. */
+static bool touches_destroyed(scene_parser *p, const scene_op *op, const char *what, const char *name, int by)
+{
+	const scene_desc *d = p->desc;
+	char path[SCENE_PATH_SIZE];
+	snprintf(path, sizeof path, "script[%d].%s", op->index, what);
+	const scene_op *killer = &d->ops[by];
+	if (killer->kind == SCENE_OP_DESTROY_BODY && op->joint >= 0) {
+		return scene_fail(p, path,
+		                  "joint \"%s\" is destroyed with body \"%s\" before this op runs (by script[%d] at step %d)", name,
+		                  d->bodies[killer->body].name, killer->index, killer->step);
+	}
+	return scene_fail(p, path, "%s \"%s\" is destroyed before this op runs (by script[%d] at step %d)", what, name,
+	                  killer->index, killer->step);
+}
+
+/* In run order, no op may touch a body or joint an earlier op destroyed; destroying a body
+ * destroys its joints. */
 static bool check_destroyed(scene_parser *p)
 {
 	scene_desc *d = p->desc;
-	int *destroyed_by = malloc((size_t)(d->body_count > 0 ? d->body_count : 1) * sizeof *destroyed_by);
-	if (destroyed_by == NULL) return scene_fail(p, "script", "out of memory");
-	for (int i = 0; i < d->body_count; ++i) destroyed_by[i] = -1;
-	bool ok = true;
+	int *body_destroyed_by = malloc((size_t)(d->body_count > 0 ? d->body_count : 1) * sizeof *body_destroyed_by);
+	int *joint_destroyed_by = malloc((size_t)(d->joint_count > 0 ? d->joint_count : 1) * sizeof *joint_destroyed_by);
+	bool ok = body_destroyed_by != NULL && joint_destroyed_by != NULL;
+	if (!ok) scene_fail(p, "script", "out of memory");
+	for (int i = 0; ok && i < d->body_count; ++i) body_destroyed_by[i] = -1;
+	for (int i = 0; ok && i < d->joint_count; ++i) joint_destroyed_by[i] = -1;
 	for (int i = 0; i < d->op_count && ok; ++i) {
 		const scene_op *op = &d->ops[i];
-		if (op->body < 0) continue;
-		int j = destroyed_by[op->body];
-		if (j >= 0) {
-			char path[SCENE_PATH_SIZE];
-			snprintf(path, sizeof path, "script[%d].body", op->index);
-			ok = scene_fail(p, path, "body \"%s\" is destroyed before this op runs (by script[%d] at step %d)",
-			                d->bodies[op->body].name, d->ops[j].index, d->ops[j].step);
+		if (op->body >= 0 && body_destroyed_by[op->body] >= 0) {
+			ok = touches_destroyed(p, op, "body", d->bodies[op->body].name, body_destroyed_by[op->body]);
+		} else if (op->joint >= 0 && joint_destroyed_by[op->joint] >= 0) {
+			ok = touches_destroyed(p, op, "joint", d->joints[op->joint].name, joint_destroyed_by[op->joint]);
 		}
-		if (op->kind == SCENE_OP_DESTROY_BODY) destroyed_by[op->body] = i;
+		if (op->kind == SCENE_OP_DESTROY_BODY) {
+			body_destroyed_by[op->body] = i;
+			for (int j = 0; j < d->joint_count; ++j) {
+				const scene_joint_desc *jd = &d->joints[j];
+				if ((jd->body_a == op->body || jd->body_b == op->body) && joint_destroyed_by[j] < 0) {
+					joint_destroyed_by[j] = i;
+				}
+			}
+		}
+		if (op->kind == SCENE_OP_DESTROY_JOINT) joint_destroyed_by[op->joint] = i;
 	}
-	free(destroyed_by);
+	free(body_destroyed_by);
+	free(joint_destroyed_by);
 	return ok;
 }
 
@@ -140,9 +178,10 @@ bool scene_parse_script(scene_parser *p, json_t *script)
 	return check_destroyed(p);
 }
 
-bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies)
+bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew_joint_id *joints)
 {
 	sinew_body_id body = op->body >= 0 ? bodies[op->body] : sinew_null_body_id;
+	sinew_joint_id joint = op->joint >= 0 ? joints[op->joint] : sinew_null_joint_id;
 	bool ok = true;
 	switch (op->kind) {
 	case SCENE_OP_IMPULSE:
@@ -161,7 +200,9 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies)
 	case SCENE_OP_DESTROY_BODY:
 		return sinew_destroy_body(body);
 	case SCENE_OP_DESTROY_JOINT:
+		return sinew_destroy_joint(joint);
 	case SCENE_OP_REBUILD_JOINT:
+		return sinew_joint_rebuild(joint);
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:

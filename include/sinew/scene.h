@@ -76,6 +76,21 @@ SINEW_API int sinew_scene_get_named_body_count(const sinew_scene *scene);
 /** The i-th named body (0 <= i < count): its index in "bodies", or -1 when i is out of range. */
 SINEW_API int sinew_scene_get_named_body_index(const sinew_scene *scene, int i);
 
+/** The joint with this name (the null id when there is none). */
+SINEW_API sinew_joint_id sinew_scene_find_joint(const sinew_scene *scene, const char *name);
+/** Joints the file made, named or not, in file order (destroyed ones included). */
+SINEW_API int sinew_scene_get_joint_count(const sinew_scene *scene);
+/** The id of the joint made from joints[index] (stale once it or one of its bodies is destroyed). */
+SINEW_API sinew_joint_id sinew_scene_get_joint(const sinew_scene *scene, int index);
+/** The name of joints[index], or NULL when it has none. */
+SINEW_API const char *sinew_scene_get_joint_name(const sinew_scene *scene, int index);
+/** The index in "joints" of this joint, or -1 when the scene did not make it. */
+SINEW_API int sinew_scene_get_joint_index(const sinew_scene *scene, sinew_joint_id joint);
+/** Named joints, in file order: how many there are. */
+SINEW_API int sinew_scene_get_named_joint_count(const sinew_scene *scene);
+/** The i-th named joint (0 <= i < count): its index in "joints", or -1 when i is out of range. */
+SINEW_API int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i);
+
 /** A trace file being written (the Traces section of docs/scene-format.md). Opaque. */
 typedef struct sinew_trace sinew_trace;
 
