@@ -157,6 +157,44 @@ static void gather_sensor_events(sinew_trace *trace, sinew_world_id world)
 	}
 }
 
+/* joint_broken: the joint's name, or its index in "joints" when it has none (null if unknown). */
+static void gather_joint_events(sinew_trace *trace, sinew_world_id world)
+{
+	sinew_joint_events events = sinew_world_get_joint_events(world);
+	for (int i = 0; i < events.broken_count; ++i) {
+		const sinew_joint_broken_event *e = &events.broken_events[i];
+		int index = sinew_scene_get_joint_index(trace->scene, e->joint);
+		const char *name = sinew_scene_get_joint_name(trace->scene, index);
+		begin_event(trace, "joint_broken");
+		put(&trace->events, ", \"joint\": ");
+		if (name != NULL) put_string(&trace->events, name);
+		else if (index >= 0) put(&trace->events, "%d", index);
+		else put(&trace->events, "null");
+		put(&trace->events, ", \"force\": ");
+		put_float(&trace->events, e->force);
+		put(&trace->events, ", \"torque\": ");
+		put_float(&trace->events, e->torque);
+		put(&trace->events, "}");
+	}
+}
+
+/* sep: linear position error; angle: radians; translation: along the axis (or the length);
+ * force: |reaction force|; torque: reaction torque; both of the last step. */
+static void put_joint(text *t, sinew_joint_id joint)
+{
+	put(t, "{\"sep\": ");
+	put_float(t, sinew_joint_get_linear_error(joint));
+	put(t, ", \"angle\": ");
+	put_float(t, sinew_joint_get_angle(joint));
+	put(t, ", \"translation\": ");
+	put_float(t, sinew_joint_get_translation(joint));
+	put(t, ", \"force\": ");
+	put_float(t, sinew_length(sinew_joint_get_reaction_force(joint)));
+	put(t, ", \"torque\": ");
+	put_float(t, sinew_joint_get_reaction_torque(joint));
+	put(t, ", \"broken\": %s}", sinew_joint_is_broken(joint) ? "true" : "false");
+}
+
 static void put_body(text *t, sinew_body_id body)
 {
 	put(t, "{\"p\": ");
@@ -170,8 +208,8 @@ static void put_body(text *t, sinew_body_id body)
 	put(t, ", \"awake\": %s}", sinew_body_is_awake(body) ? "true" : "false");
 }
 
-/* Only named bodies that still exist. There are no joints or rigs in this build: their objects
- * are empty because the world has none, not as placeholders. */
+/* Only named bodies and joints that still exist. There are no rigs in this build: their object
+ * is empty because the world has none, not as a placeholder. */
 static void put_frame(sinew_trace *trace, int step)
 {
 	const sinew_scene *scene = trace->scene;
@@ -193,7 +231,18 @@ static void put_frame(sinew_trace *trace, int step)
 		put(t, ": ");
 		put_body(t, body);
 	}
-	put(t, "},\n      \"joints\": {}, \"rigs\": {},\n      \"events\": [");
+	put(t, "},\n      \"joints\": {");
+	written = 0;
+	for (int i = 0; i < sinew_scene_get_named_joint_count(scene); ++i) {
+		int index = sinew_scene_get_named_joint_index(scene, i);
+		sinew_joint_id joint = sinew_scene_get_joint(scene, index);
+		if (!sinew_joint_is_valid(joint)) continue;
+		put(t, "%s", written++ > 0 ? ",\n        " : "");
+		put_string(t, sinew_scene_get_joint_name(scene, index));
+		put(t, ": ");
+		put_joint(t, joint);
+	}
+	put(t, "}, \"rigs\": {},\n      \"events\": [");
 	if (trace->events.length > 0) put(t, "%.*s", (int)trace->events.length, trace->events.data);
 	put(t, "]}");
 }
@@ -219,6 +268,7 @@ bool sinew_trace_record(sinew_trace *trace)
 	sinew_world_id world = sinew_scene_get_world(trace->scene);
 	gather_contact_events(trace, world);
 	gather_sensor_events(trace, world);
+	gather_joint_events(trace, world);
 	int step = sinew_scene_get_step(trace->scene) - 1;
 	if (step >= 0 && step % trace->every == 0) return sinew_trace_write_frame(trace);
 	return !trace->failed && !trace->events.failed;
