@@ -556,6 +556,378 @@ static void test_trace_open_failure(void **state)
 	sinew_scene_destroy(scene);
 }
 
+/* ---- joints ---- */
+
+/* One joint of every type, every key given somewhere, angles in degrees. */
+static const char *const all_joints_scene =
+	"{\"sinew_scene\": 1, \"world\": {\"gravity\": [0, 0]},\n"
+	" \"bodies\": [{\"name\": \"base\", \"type\": \"static\", \"shapes\": [{\"type\": \"box\", \"half_extents\": [1, 1]}]},\n"
+	"  {\"name\": \"p\", \"position\": [2, 0], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.25}]},\n"
+	"  {\"name\": \"r\", \"position\": [0, 3], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.25}]},\n"
+	"  {\"name\": \"s\", \"position\": [0, 6], \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 0.25]}]},\n"
+	"  {\"name\": \"w\", \"position\": [0, 9], \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 0.25]}]},\n"
+	"  {\"name\": \"d\", \"position\": [3, 4], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.25}]},\n"
+	"  {\"name\": \"h\", \"position\": [0, 12], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.5}]}],\n"
+	" \"joints\": [\n"
+	"  {\"name\": \"pin\", \"type\": \"pin\", \"body_a\": \"base\", \"body_b\": \"p\", \"anchor\": [0, 0], \"softness\": 0.1,"
+	"   \"bias\": 3, \"limit\": {\"lower\": -30, \"upper\": 60}, \"motor\": {\"speed\": 45}, \"break_force\": 100,"
+	"   \"collide_connected\": true},\n"
+	"  {\"name\": \"rev\", \"type\": \"revolute\", \"body_a\": null, \"body_b\": \"r\", \"anchor\": [0, 3],"
+	"   \"reference_angle\": 10, \"limit\": {\"lower\": -90, \"upper\": 45, \"frame\": \"world\"},"
+	"   \"motor\": {\"speed\": 180, \"max_torque\": 7}, \"spring\": {\"hertz\": 2, \"damping_ratio\": 0.5, \"target\": 45},"
+	"   \"break_torque\": 5},\n"
+	"  {\"name\": \"pri\", \"type\": \"prismatic\", \"body_b\": \"s\", \"anchor\": [0, 6], \"axis\": [0, 2],"
+	"   \"limit\": {\"lower\": -1, \"upper\": 2}, \"motor\": {\"speed\": 1.5}, \"spring\": {\"hertz\": 1, \"target\": 0.5}},\n"
+	"  {\"name\": \"weld\", \"type\": \"weld\", \"body_a\": \"base\", \"body_b\": \"w\", \"anchor\": [0, 8],"
+	"   \"linear_hertz\": 5, \"angular_hertz\": 3, \"linear_damping_ratio\": 0.7, \"angular_damping_ratio\": 0.2},\n"
+	"  {\"name\": \"dist\", \"type\": \"distance\", \"body_a\": \"base\", \"body_b\": \"d\", \"anchor_a\": [0, 0],"
+	"   \"anchor_b\": [3, 4], \"min_length\": 1, \"max_length\": 6, \"spring\": {\"hertz\": 3, \"damping_ratio\": 1},"
+	"   \"motor\": {\"speed\": -0.5, \"max_force\": 20}},\n"
+	"  {\"name\": \"wheel\", \"type\": \"wheel\", \"body_b\": \"h\", \"anchor\": [0, 12], \"axis\": [0, 1],"
+	"   \"spring\": {\"hertz\": 4, \"damping_ratio\": 0.7}, \"limit\": {\"lower\": -0.25, \"upper\": 0.25},"
+	"   \"motor\": {\"speed\": -360, \"max_torque\": 9}, \"enabled\": false}]}";
+
+static void test_every_joint_type_loads(void **state)
+{
+	(void)state;
+	sinew_scene *scene = must_load(all_joints_scene);
+	assert_int_equal(sinew_scene_get_joint_count(scene), 6);
+	assert_int_equal(sinew_world_get_counters(sinew_scene_get_world(scene)).joint_count, 6);
+	static const char *const names[] = {"pin", "rev", "pri", "weld", "dist", "wheel"};
+	static const sinew_joint_type types[] = {SINEW_PIN_JOINT,  SINEW_REVOLUTE_JOINT, SINEW_PRISMATIC_JOINT,
+	                                         SINEW_WELD_JOINT, SINEW_DISTANCE_JOINT, SINEW_WHEEL_JOINT};
+	for (int i = 0; i < 6; ++i) {
+		sinew_joint_id j = sinew_scene_find_joint(scene, names[i]);
+		assert_true(sinew_joint_is_valid(j));
+		assert_true(SINEW_ID_EQUALS(j, sinew_scene_get_joint(scene, i)));
+		assert_string_equal(sinew_scene_get_joint_name(scene, i), names[i]);
+		assert_int_equal(sinew_scene_get_joint_index(scene, j), i);
+		assert_int_equal(sinew_joint_get_type(j), types[i]);
+		assert_true(SINEW_ID_EQUALS(sinew_joint_get_body_b(j), sinew_scene_get_body(scene, i + 1)));
+	}
+	assert_int_equal(sinew_scene_get_named_joint_count(scene), 6);
+	assert_int_equal(sinew_scene_get_named_joint_index(scene, 5), 5);
+	assert_true(SINEW_IS_NULL(sinew_scene_find_joint(scene, "nothing")));
+	/* body_a: a name, null, or absent (the world). */
+	assert_true(SINEW_ID_EQUALS(sinew_joint_get_body_a(sinew_scene_find_joint(scene, "pin")),
+	                            sinew_scene_find_body(scene, "base")));
+	assert_true(SINEW_IS_NULL(sinew_joint_get_body_a(sinew_scene_find_joint(scene, "rev"))));
+	assert_true(SINEW_IS_NULL(sinew_joint_get_body_a(sinew_scene_find_joint(scene, "pri"))));
+
+	/* pin: a world limit in radians; the motor has no maximum (0 = unbounded for a pin). */
+	sinew_joint_id pin = sinew_scene_find_joint(scene, "pin");
+	sinew_joint_limit limit = sinew_joint_get_limit(pin);
+	assert_true(limit.enabled);
+	assert_float_equal(limit.lower, -PI_D / 6, 1e-6);
+	assert_float_equal(limit.upper, PI_D / 3, 1e-6);
+	sinew_joint_motor motor = sinew_joint_get_motor(pin);
+	assert_true(motor.enabled);
+	assert_float_equal(motor.speed, PI_D / 4, 1e-6);
+	assert_float_equal(motor.max_effort, 0.0, 0.0);
+
+	/* revolute: limit, motor speed and spring target in radians; the world frame; the reference
+	 * angle makes the joint angle -10 degrees at creation. */
+	sinew_joint_id rev = sinew_scene_find_joint(scene, "rev");
+	limit = sinew_joint_get_limit(rev);
+	assert_true(limit.enabled);
+	assert_int_equal(limit.frame, SINEW_LIMIT_WORLD);
+	assert_float_equal(limit.lower, -PI_D / 2, 1e-6);
+	assert_float_equal(limit.upper, PI_D / 4, 1e-6);
+	motor = sinew_joint_get_motor(rev);
+	assert_float_equal(motor.speed, PI_D, 1e-6);
+	assert_float_equal(motor.max_effort, 7.0, 0.0);
+	sinew_joint_spring spring = sinew_joint_get_spring(rev);
+	assert_true(spring.enabled);
+	assert_float_equal(spring.hertz, 2.0, 0.0);
+	assert_float_equal(spring.damping_ratio, 0.5, 0.0);
+	assert_float_equal(spring.target, PI_D / 4, 1e-6);
+	assert_float_equal(sinew_joint_get_angle(rev), -PI_D / 18, 1e-6);
+
+	/* prismatic: lengths stay lengths; a missing max_force is unbounded; a missing damping ratio is 0. */
+	sinew_joint_id pri = sinew_scene_find_joint(scene, "pri");
+	limit = sinew_joint_get_limit(pri);
+	assert_float_equal(limit.lower, -1.0, 0.0);
+	assert_float_equal(limit.upper, 2.0, 0.0);
+	motor = sinew_joint_get_motor(pri);
+	assert_float_equal(motor.speed, 1.5, 0.0);
+	assert_true(isinf(motor.max_effort) && motor.max_effort > 0);
+	spring = sinew_joint_get_spring(pri);
+	assert_float_equal(spring.target, 0.5, 0.0);
+	assert_float_equal(spring.damping_ratio, 0.0, 0.0);
+
+	/* distance: the length defaults to the anchors' distance (5); the motor drives in length units. */
+	sinew_joint_id dist = sinew_scene_find_joint(scene, "dist");
+	assert_float_equal(sinew_joint_get_translation(dist), 5.0, 1e-5);
+	assert_float_equal(sinew_joint_get_motor(dist).speed, -0.5, 0.0);
+	assert_float_equal(sinew_joint_get_motor(dist).max_effort, 20.0, 0.0);
+	assert_true(sinew_joint_get_spring(dist).enabled);
+
+	/* wheel: the motor turns (degrees / s), the limit is along the axis; "enabled": false. */
+	sinew_joint_id wheel = sinew_scene_find_joint(scene, "wheel");
+	assert_float_equal(sinew_joint_get_motor(wheel).speed, -2 * PI_D, 1e-5);
+	assert_float_equal(sinew_joint_get_limit(wheel).upper, 0.25, 0.0);
+	assert_false(sinew_joint_is_enabled(wheel));
+	assert_true(sinew_joint_is_enabled(pri));
+
+	for (int s = 0; s < 30; ++s) assert_true(sinew_scene_step(scene));
+	assert_int_equal(sinew_scene_get_error_count(scene), 0);
+	sinew_scene_destroy(scene);
+}
+
+#define BODIES_AB "{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"a\"}, {\"name\": \"b\", \"position\": [1, 0]}],\n"
+
+static void test_bad_joints(void **state)
+{
+	(void)state;
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"hinge\", \"body_b\": \"b\"}]}",
+	             "bad.json:2:14: joints[0].type: unknown joint type \"hinge\" (expected \"pin\", \"revolute\", "
+	             "\"prismatic\", \"weld\", \"distance\" or \"wheel\")");
+	expect_error(BODIES_AB " \"joints\": [{\"body_b\": \"b\"}]}", "bad.json:2:13: joints[0].type: required key is missing");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"a\", \"anchor\": [0, 0]}]}",
+	             "bad.json:2:13: joints[0].body_b: required key is missing");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": null, \"anchor\": [0, 0]}]}",
+	             "bad.json:2:29: joints[0].body_b: expected a body name (only body_a may be the world)");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"c\", \"body_b\": \"b\", \"anchor\": [0, 0]}]}",
+	             "bad.json:2:29: joints[0].body_a: no body named \"c\"");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"b\", \"body_b\": \"b\", \"anchor\": [0, 0]}]}",
+	             "bad.json:2:44: joints[0].body_b: a body cannot be jointed to itself (body_a names it too)");
+	expect_error(BODIES_AB " \"joints\": [\n"
+	             "  {\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]},\n"
+	             "  {\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],\n"
+	             "   \"limit\": {\"lower\": 30, \"upper\": 10}}]}",
+	             "bad.json:5:14: joints[1].limit.lower: lower (30) is greater than upper (10)");
+	expect_error(BODIES_AB " \"joints\": [\n"
+	             "  {\"name\": \"glue\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]},\n"
+	             "  {\"name\": \"hinge\", \"type\": \"revolute\", \"body_b\": \"a\", \"anchor\": [0, 0]},\n"
+	             "  {\"name\": \"glue\", \"type\": \"pin\", \"body_b\": \"a\", \"anchor\": [0, 0]}]}",
+	             "bad.json:5:4: joints[2].name: duplicate name \"glue\" (joints[0] has it too)");
+	/* A key of another joint type, or of another type's motor, is unknown here. */
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [1, 0]}]}",
+	             "bad.json:2:63: joints[0].axis: unknown key");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	             " \"motor\": {\"speed\": 1, \"max_force\": 3}}]}",
+	             "bad.json:2:89: joints[0].motor.max_force: unknown key");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	             " \"limit\": {\"lower\": 0, \"upper\": 1, \"frame\": \"local\"}}]}",
+	             "bad.json:2:96: joints[0].limit.frame: unknown key");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [1, 0],"
+	             " \"spring\": {\"hertz\": 1, \"target\": 2}}]}",
+	             "bad.json:2:112: joints[0].spring.target: unknown key");
+	/* Values. */
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"prismatic\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [0, 0]}]}",
+	             "bad.json:2:68: joints[0].axis: expected a non-zero direction [x, y]");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	             " \"limit\": {\"lower\": \"low\", \"upper\": 1}}]}",
+	             "bad.json:2:77: joints[0].limit.lower: expected a number (degrees)");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	             " \"spring\": {\"damping_ratio\": 1}}]}",
+	             "bad.json:2:67: joints[0].spring.hertz: required key is missing");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"wheel\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [0, 1],"
+	             " \"motor\": {\"max_torque\": -1}}]}",
+	             "bad.json:2:90: joints[0].motor.max_torque: expected a number >= 0");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": \"b\"}]}",
+	             "bad.json:2:13: joints[0].anchor: required key is missing");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0], \"break_force\": -5}]}",
+	             "bad.json:2:63: joints[0].break_force: expected a number >= 0");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [2, 0],"
+	             " \"min_length\": 3}]}",
+	             "bad.json:2:89: joints[0].min_length: min_length (3) is greater than the length (2)");
+	expect_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [0, 0]}]}",
+	             "bad.json:2:69: joints[0].anchor_b: anchor_a and anchor_b coincide: give a length > 0");
+}
+
+static void test_script_names_existing_joints(void **state)
+{
+	(void)state;
+	expect_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
+	             " \"script\": [{\"step\": 1, \"op\": \"destroy_joint\", \"joint\": \"k\"}]}",
+	             "bad.json:3:48: script[0].joint: no joint named \"k\"");
+	expect_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
+	             " \"script\": [{\"step\": 1, \"op\": \"destroy_joint\", \"joint\": \"j\"},\n"
+	             "            {\"step\": 2, \"op\": \"rebuild_joint\", \"joint\": \"j\"}]}",
+	             "bad.json:4:48: script[1].joint: joint \"j\" is destroyed before this op runs (by script[0] at step 1)");
+	expect_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
+	             " \"script\": [{\"step\": 1, \"op\": \"destroy_body\", \"body\": \"b\"},\n"
+	             "            {\"step\": 2, \"op\": \"rebuild_joint\", \"joint\": \"j\"}]}",
+	             "bad.json:4:48: script[1].joint: joint \"j\" is destroyed with body \"b\" before this op runs (by "
+	             "script[0] at step 1)");
+	expect_error(BODIES_AB " \"script\": [{\"step\": 1, \"op\": \"rebuild_joint\", \"body\": \"b\"}]}",
+	             "bad.json:2:48: script[0].body: unknown key");
+}
+
+/* destroy_joint takes the joint out at its step; rebuild_joint brings back a broken joint and a
+ * disabled one. The weld soaks up the impulse of step 1 and breaks after that step. */
+static void test_script_joint_ops(void **state)
+{
+	(void)state;
+	sinew_scene *scene = must_load(
+		"{\"sinew_scene\": 1, \"world\": {\"gravity\": [0, 0]},\n"
+		" \"bodies\": [{\"name\": \"base\", \"type\": \"static\"},\n"
+		"  {\"name\": \"box\", \"position\": [1, 0], \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 0.5]}]},\n"
+		"  {\"name\": \"ball\", \"position\": [5, 0], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.5}]}],\n"
+		" \"joints\": [{\"name\": \"glue\", \"type\": \"weld\", \"body_a\": \"base\", \"body_b\": \"box\", \"anchor\": [0.5, 0],"
+		"   \"break_force\": 100},\n"
+		"  {\"name\": \"off\", \"type\": \"revolute\", \"body_b\": \"ball\", \"anchor\": [5, 0], \"enabled\": false},\n"
+		"  {\"name\": \"doomed\", \"type\": \"distance\", \"body_a\": \"box\", \"body_b\": \"ball\", \"anchor_a\": [1, 0],"
+		"   \"anchor_b\": [5, 0], \"min_length\": 0, \"max_length\": 10}],\n"
+		" \"script\": [{\"step\": 1, \"op\": \"impulse\", \"body\": \"box\", \"impulse\": [10, 0]},\n"
+		"  {\"step\": 3, \"op\": \"destroy_joint\", \"joint\": \"doomed\"},\n"
+		"  {\"step\": 5, \"op\": \"rebuild_joint\", \"joint\": \"glue\"},\n"
+		"  {\"step\": 5, \"op\": \"rebuild_joint\", \"joint\": \"off\"}]}");
+	sinew_joint_id glue = sinew_scene_find_joint(scene, "glue");
+	sinew_joint_id off = sinew_scene_find_joint(scene, "off");
+	sinew_joint_id doomed = sinew_scene_find_joint(scene, "doomed");
+	sinew_world_id world = sinew_scene_get_world(scene);
+	assert_false(sinew_joint_is_enabled(off));
+	sinew_scene_step(scene); /* step 0 */
+	assert_false(sinew_joint_is_broken(glue));
+	sinew_scene_step(scene); /* step 1: the impulse overloads the weld */
+	assert_true(sinew_joint_is_broken(glue));
+	sinew_joint_events events = sinew_world_get_joint_events(world);
+	assert_int_equal(events.broken_count, 1);
+	assert_true(SINEW_ID_EQUALS(events.broken_events[0].joint, glue));
+	assert_true(events.broken_events[0].force > 100.0f);
+	sinew_scene_step(scene); /* step 2 */
+	assert_true(sinew_joint_is_valid(doomed));
+	sinew_scene_step(scene); /* step 3: destroy_joint */
+	assert_false(sinew_joint_is_valid(doomed));
+	assert_int_equal(sinew_world_get_counters(world).joint_count, 2);
+	sinew_scene_step(scene); /* step 4 */
+	assert_true(sinew_joint_is_broken(glue));
+	sinew_scene_step(scene); /* step 5: rebuild both */
+	assert_false(sinew_joint_is_broken(glue));
+	assert_true(sinew_joint_is_enabled(glue));
+	assert_true(sinew_joint_is_enabled(off));
+	for (int i = 0; i < 10; ++i) sinew_scene_step(scene);
+	assert_false(sinew_joint_is_broken(glue));
+	assert_int_equal(sinew_scene_get_error_count(scene), 0);
+	sinew_scene_destroy(scene);
+}
+
+static json_t *load_trace(const char *path)
+{
+	json_error_t jerror;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerror);
+	if (root == NULL) print_error("%s:%d:%d: %s\n", path, jerror.line, jerror.column, jerror.text);
+	assert_non_null(root);
+	return root;
+}
+
+/* Runs the scene for steps steps with a trace of every step; returns the parsed trace. */
+static json_t *trace_scene(sinew_scene *scene, int steps)
+{
+	char path[] = "/tmp/sinew_trace_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	char error[512];
+	sinew_trace *trace = sinew_trace_open(scene, path, 1, error, sizeof error);
+	assert_non_null(trace);
+	for (int i = 0; i < steps; ++i) {
+		sinew_scene_step(scene);
+		assert_true(sinew_trace_record(trace));
+	}
+	assert_true(sinew_trace_close(trace));
+	json_t *root = load_trace(path);
+	unlink(path);
+	return root;
+}
+
+static void test_trace_has_joints(void **state)
+{
+	(void)state;
+	/* body_b must be a name: the unnamed body cannot be jointed from a file. */
+	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"a\"}, {}],\n"
+	             " \"joints\": [{\"type\": \"weld\", \"body_a\": \"a\", \"body_b\": 1, \"anchor\": [0, 0]}]}",
+	             "bad.json:2:45: joints[0].body_b: expected a body name");
+	sinew_scene *scene = must_load(
+		"{\"sinew_scene\": 1,\n"
+		" \"bodies\": [{\"name\": \"post\", \"type\": \"static\"},\n"
+		"  {\"name\": \"bob\", \"position\": [2, 0], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.25}]},\n"
+		"  {\"name\": \"car\", \"position\": [0, -3], \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 0.25]}]}],\n"
+		" \"joints\": [{\"name\": \"pivot\", \"type\": \"revolute\", \"body_a\": \"post\", \"body_b\": \"bob\", \"anchor\": [0, 0],"
+		"   \"limit\": {\"lower\": -30, \"upper\": 30}},\n"
+		"  {\"name\": \"slide\", \"type\": \"prismatic\", \"body_b\": \"car\", \"anchor\": [0, -3], \"axis\": [1, -1]},\n"
+		"  {\"type\": \"weld\", \"body_b\": \"post\", \"anchor\": [0, 0]}]}");
+	json_t *root = trace_scene(scene, 60);
+	json_t *frames = object_key(root, "frames");
+	assert_int_equal(json_array_size(frames), 60);
+	static const char *const keys[] = {"sep", "angle", "translation", "force", "torque"};
+	for (size_t i = 0; i < json_array_size(frames); ++i) {
+		json_t *frame = json_array_get(frames, i);
+		assert_int_equal(json_integer_value(object_key(object_key(frame, "counts"), "joints")), 3);
+		json_t *joints = object_key(frame, "joints");
+		assert_int_equal(json_object_size(joints), 2); /* the unnamed weld is not listed */
+		for (int k = 0; k < 2; ++k) {
+			json_t *joint = object_key(joints, k == 0 ? "pivot" : "slide");
+			for (int n = 0; n < 5; ++n) assert_true(json_is_number(object_key(joint, keys[n])));
+			assert_false(json_is_true(object_key(joint, "broken")));
+		}
+	}
+	/* The last frame is the state now, in radians and length units. */
+	json_t *last = object_key(json_array_get(frames, 59), "joints");
+	sinew_joint_id pivot = sinew_scene_find_joint(scene, "pivot"), slide = sinew_scene_find_joint(scene, "slide");
+	json_t *p = object_key(last, "pivot"), *s = object_key(last, "slide");
+	assert_float_equal(json_number_value(object_key(p, "angle")), sinew_joint_get_angle(pivot), 0.0);
+	assert_float_equal(json_number_value(object_key(p, "sep")), sinew_joint_get_linear_error(pivot), 0.0);
+	assert_float_equal(json_number_value(object_key(p, "force")),
+	                   sinew_length(sinew_joint_get_reaction_force(pivot)), 0.0);
+	assert_float_equal(json_number_value(object_key(p, "torque")), sinew_joint_get_reaction_torque(pivot), 0.0);
+	assert_float_equal(json_number_value(object_key(s, "translation")), sinew_joint_get_translation(slide), 0.0);
+	/* The bob swung down into its limit (-30 degrees), and the car slid down its 45 degree axis. */
+	assert_float_equal(json_number_value(object_key(p, "angle")), -PI_D / 6, 0.02);
+	assert_true(json_number_value(object_key(p, "force")) > 0.0);
+	assert_true(json_number_value(object_key(s, "translation")) > 1.0);
+	json_decref(root);
+	sinew_scene_destroy(scene);
+}
+
+/* breakable.json: the weak and the torque-limited welds break, once each, with the reaction that
+ * broke them; the strong one holds; the script's destroy_joint takes cut_glue out of the trace. */
+static void test_breakable_trace_has_joint_broken(void **state)
+{
+	(void)state;
+	char error[512];
+	sinew_scene *scene = sinew_scene_load_file("scenes/breakable.json", error, sizeof error);
+	if (scene == NULL) print_error("%s\n", error);
+	assert_non_null(scene);
+	json_t *root = trace_scene(scene, sinew_scene_get_default_steps(scene));
+	json_t *frames = object_key(root, "frames");
+	int weak = 0, torque = 0, other = 0, weak_step = -1;
+	for (size_t i = 0; i < json_array_size(frames); ++i) {
+		json_t *frame = json_array_get(frames, i);
+		json_t *events = object_key(frame, "events");
+		for (size_t k = 0; k < json_array_size(events); ++k) {
+			json_t *e = json_array_get(events, k);
+			if (strcmp(json_string_value(object_key(e, "type")), "joint_broken") != 0) continue;
+			const char *joint = json_string_value(object_key(e, "joint"));
+			double force = json_number_value(object_key(e, "force"));
+			double t = json_number_value(object_key(e, "torque"));
+			if (strcmp(joint, "weak_glue") == 0) {
+				weak += 1;
+				weak_step = (int)json_integer_value(object_key(frame, "step"));
+				assert_true(force > 60.0);
+			} else if (strcmp(joint, "torque_glue") == 0) {
+				torque += 1;
+				assert_true(fabs(t) > 50.0);
+			} else {
+				other += 1;
+			}
+		}
+		json_t *joints = object_key(frame, "joints");
+		int step = (int)json_integer_value(object_key(frame, "step"));
+		assert_int_equal(json_object_get(joints, "cut_glue") != NULL, step < 120);
+		assert_false(json_is_true(object_key(object_key(joints, "strong_glue"), "broken")));
+		if (weak_step >= 0) assert_true(json_is_true(object_key(object_key(joints, "weak_glue"), "broken")));
+	}
+	assert_int_equal(weak, 1);
+	assert_int_equal(torque, 1);
+	assert_int_equal(other, 0);
+	json_decref(root);
+	assert_int_equal(sinew_scene_get_error_count(scene), 0);
+	sinew_scene_destroy(scene);
+}
+
 int main(void)
 {
 	json_set_alloc_funcs(json_count_malloc, json_count_free);
@@ -580,6 +952,12 @@ int main(void)
 		cmocka_unit_test(test_script_body_ops),
 		cmocka_unit_test(test_trace_reads_back),
 		cmocka_unit_test(test_trace_open_failure),
+		cmocka_unit_test(test_every_joint_type_loads),
+		cmocka_unit_test(test_bad_joints),
+		cmocka_unit_test(test_script_names_existing_joints),
+		cmocka_unit_test(test_script_joint_ops),
+		cmocka_unit_test(test_trace_has_joints),
+		cmocka_unit_test(test_breakable_trace_has_joint_broken),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
