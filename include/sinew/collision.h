@@ -197,6 +197,109 @@ SINEW_API void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree);
 /** Does the segment hit the box? Returns the entry fraction in [0, max_fraction] through *fraction. */
 SINEW_API bool sinew_ray_cast_aabb(sinew_aabb box, const sinew_ray_cast_input *input, float *fraction);
 
+/* ---- Queries without a world: distance, ray casts, shape casts, time of impact. ----
+ * Every shape is treated as a convex core (a point, a segment or a polygon) grown by a radius.
+ * Normals are unit vectors in world space; fractions are of the given translation or sweep;
+ * lengths are in the caller's units. None of these functions allocate or assert on user input. */
+
+/** A shape for GJK: a convex core of up to SINEW_MAX_POLYGON_VERTICES local points grown by radius. */
+typedef struct sinew_shape_proxy {
+	sinew_vec2 points[SINEW_MAX_POLYGON_VERTICES]; /**< local core points (counter-clockwise for polygons) */
+	int count;                                     /**< 1..SINEW_MAX_POLYGON_VERTICES */
+	float radius;                                  /**< >= 0, in length units */
+} sinew_shape_proxy;
+
+/** The proxy of a shape in its local frame: a circle is 1 point, a capsule 2 (1 if its centres
+ * coincide), a polygon its vertices; an empty polygon becomes the point at its local origin. */
+SINEW_API sinew_shape_proxy sinew_make_proxy(const sinew_geometry *geometry);
+
+/** Closest points between two shapes. */
+typedef struct sinew_distance_output {
+	sinew_vec2 point_a; /**< world point on A's surface (on A's core when the shapes overlap) */
+	sinew_vec2 point_b; /**< world point on B's surface (on B's core when the shapes overlap) */
+	sinew_vec2 normal;  /**< unit, from A to B; zero when the cores overlap or touch */
+	float distance;     /**< gap between the surfaces (radii included), length units; 0 when overlapping */
+	int iterations;     /**< GJK iterations used (bounded) */
+} sinew_distance_output;
+
+/** Distance and closest points between two proxies placed by their transforms (GJK). */
+SINEW_API sinew_distance_output sinew_proxy_distance(const sinew_shape_proxy *a, sinew_transform xfa,
+                                                     const sinew_shape_proxy *b, sinew_transform xfb);
+/** Distance and closest points between two shapes placed by their transforms (GJK). */
+SINEW_API sinew_distance_output sinew_shape_distance(const sinew_geometry *a, sinew_transform xfa,
+                                                     const sinew_geometry *b, sinew_transform xfb);
+
+/** Is the world point inside the shape (boundary included)? */
+SINEW_API bool sinew_geometry_test_point(const sinew_geometry *geometry, sinew_transform xf, sinew_vec2 point);
+
+/** A ray cast's answer. */
+typedef struct sinew_ray_result {
+	sinew_vec2 point;  /**< world point where the ray enters the shape */
+	sinew_vec2 normal; /**< unit outward surface normal there; zero for a hit from inside */
+	float fraction;    /**< of the ray's translation, in [0, max_fraction] */
+	bool hit;
+} sinew_ray_result;
+
+/** Cast a ray against a shape. Shapes are closed: a ray that only grazes the boundary (tangent to
+ * a circle or cap, or running along a flat side) hits where it first touches it, though in floats
+ * a ray within rounding of tangency may go either way. A ray whose origin is inside the shape or
+ * on its boundary hits at fraction 0 with a zero normal if hit_from_inside, else misses (Godot). */
+SINEW_API sinew_ray_result sinew_ray_cast_geometry(const sinew_geometry *geometry, sinew_transform xf,
+                                                   const sinew_ray_cast_input *input, bool hit_from_inside);
+
+/** A shape cast's answer. */
+typedef struct sinew_shape_cast_output {
+	sinew_vec2 point;  /**< world point on B's surface nearest A at the stop */
+	sinew_vec2 normal; /**< unit, B's surface normal there, pointing from B towards A; zero if the cores overlap */
+	float fraction;    /**< of translation_a where A stops, in [0, max_fraction] */
+	int iterations;    /**< distance evaluations used (bounded) */
+	bool hit;
+} sinew_shape_cast_output;
+
+/** Move shape A from xfa along translation_a (length units) towards the fixed shape B and stop at
+ * the first fraction where the gap between them closes to target_separation (>= 0, length units;
+ * the gap there lies in [target, 1.25 target] up to rounding, and is never smaller before). Shapes
+ * that already overlap, or are within the target and approaching, hit at fraction 0; shapes
+ * within the target that do not approach, and shapes that never come that close before
+ * max_fraction, do not hit. */
+SINEW_API sinew_shape_cast_output sinew_shape_cast(const sinew_geometry *a, sinew_transform xfa, sinew_vec2 translation_a,
+                                                   const sinew_geometry *b, sinew_transform xfb, float max_fraction,
+                                                   float target_separation);
+
+/** The motion of a body over a step: its centre of mass moves linearly from c1 to c2 and its angle
+ * from a1 to a2 (radians), as the fraction runs from 0 to 1. */
+typedef struct sinew_sweep {
+	sinew_vec2 local_center; /**< centre of mass in the body's local frame */
+	sinew_vec2 c1, c2;       /**< world centre of mass at fraction 0 and 1 */
+	float a1, a2;            /**< angle at fraction 0 and 1, radians */
+} sinew_sweep;
+
+/** The body transform at fraction t of a sweep (t in [0, 1]). */
+SINEW_API sinew_transform sinew_sweep_transform(const sinew_sweep *sweep, float t);
+
+/** How a time-of-impact search ended. */
+typedef enum sinew_toi_state {
+	SINEW_TOI_HIT,        /**< the gap closes to the target at fraction */
+	SINEW_TOI_SEPARATED,  /**< the gap stays above the target up to max_fraction */
+	SINEW_TOI_OVERLAPPED, /**< the gap is already below the target at fraction 0 */
+	SINEW_TOI_FAILED      /**< the iteration limit was reached; fraction is still safe (gap above the target before it) */
+} sinew_toi_state;
+
+/** A time-of-impact answer. */
+typedef struct sinew_toi_output {
+	sinew_toi_state state;
+	float fraction; /**< sweep fraction in [0, max_fraction] */
+	int iterations; /**< distance evaluations used (bounded) */
+} sinew_toi_output;
+
+/** Time of impact of two moving shapes (any kinds, translating and rotating along their sweeps):
+ * the first fraction at which the gap between them closes to target_separation (>= 0, length units,
+ * e.g. the linear slop). The gap at a HIT lies in [target, 1.25 target] up to rounding, and is
+ * never below the target earlier in the sweep (conservative advancement). */
+SINEW_API sinew_toi_output sinew_time_of_impact(const sinew_geometry *a, const sinew_sweep *sweep_a,
+                                                const sinew_geometry *b, const sinew_sweep *sweep_b,
+                                                float max_fraction, float target_separation);
+
 #ifdef __cplusplus
 }
 #endif
