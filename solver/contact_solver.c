@@ -38,6 +38,14 @@ float sinew_soft_bias_rate(float hertz, float zeta, float h)
 	return make_soft(hertz, zeta, h).bias_rate;
 }
 
+void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate, float *mass_scale, float *impulse_scale)
+{
+	softness s = make_soft(hertz, zeta, h);
+	*bias_rate = s.bias_rate;
+	*mass_scale = s.mass_scale;
+	*impulse_scale = s.impulse_scale;
+}
+
 void sinew_contacts_prepare(sinew_world *w, float h)
 {
 	stbds_arrsetlen(w->constraints, 0);

@@ -53,9 +53,8 @@ sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_jo
 
 static float wrap_angle(float a)
 {
-	while (a > SINEW_PI) a -= 2.0f * SINEW_PI;
-	while (a <= -SINEW_PI) a += 2.0f * SINEW_PI;
-	return a;
+	a = remainderf(a, 2.0f * SINEW_PI); /* in [-pi, pi]; no loop, so never stuck on a non-finite angle */
+	return a <= -SINEW_PI ? a + 2.0f * SINEW_PI : a;
 }
 
 float sinew_joint_relative_angle(const sinew_joint *j, const sinew_joint_frame *f)

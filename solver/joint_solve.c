@@ -140,7 +140,17 @@ static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool u
 	float bias = use_bias ? rate * row->c : 0.0f;
 	float old = rc->impulse, total = old;
 	switch ((sinew_row_kind)row->kind) {
-	case SINEW_ROW_EQUALITY: total = old - rc->eff_mass * (cdot + bias); break;
+	case SINEW_ROW_EQUALITY:
+		if (use_bias) {
+			/* outside a tree (closing a loop) a rigid row is a stiff spring at the world's joint
+			 * hertz: a loop over-constrains its bodies, and a rigid row whose target the others
+			 * contradict would wind its impulse up without end; the leak keeps it bounded */
+			total = old - rc->eff_mass * w->joint_soft.mass_scale * (cdot + w->joint_soft.bias_rate * row->c) -
+			        w->joint_soft.impulse_scale * old;
+		} else {
+			total = old - rc->eff_mass * cdot;
+		}
+		break;
 	case SINEW_ROW_COMPLIANT: {
 		float k = 1.0f / rc->eff_mass;
 		total = old - (cdot + bias + row->compliance * old) / (k + row->compliance);

@@ -108,6 +108,8 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	gather_bodies(w, h);
 	sinew_contacts_prepare(w, h);
 	w->joint_bias_rate = sinew_soft_bias_rate(w->def.joint_hertz, w->def.joint_damping_ratio, h);
+	sinew_soft_coefficients(w->def.joint_hertz, w->def.joint_damping_ratio, h, &w->joint_soft.bias_rate,
+	                        &w->joint_soft.mass_scale, &w->joint_soft.impulse_scale);
 	sinew_joints_prepare(w);
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);

@@ -174,6 +174,7 @@ typedef struct sinew_world {
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	float joint_bias_rate;                   /* position correction of rigid joint rows, 1/s, this step */
+	struct { float bias_rate, mass_scale, impulse_scale; } joint_soft; /* loop-closing rows, this step */
 	sinew_vec2 gravity;
 	int32_t step_index;
 	int32_t island_count;
@@ -224,6 +225,8 @@ int sinew_contact_edge_of(const sinew_contact *c, int32_t body);
 /* contact_solver.c */
 /* Position correction rate of a soft constraint of that frequency and damping over substep h, 1/s. */
 float sinew_soft_bias_rate(float hertz, float zeta, float h);
+/* The three coefficients of a soft constraint (see contact_solver.c). */
+void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate, float *mass_scale, float *impulse_scale);
 void sinew_contacts_prepare(sinew_world *world, float h);
 void sinew_contacts_warm_start(sinew_world *world, bool first_substep);
 void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
