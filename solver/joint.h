@@ -84,7 +84,8 @@ typedef struct sinew_row_constraint {
 	int32_t body_a, body_b; /* solver slots */
 	int32_t joint;
 	int32_t slot;     /* index of the row within its joint */
-	bool in_tree;
+	bool in_tree;     /* solved by the exact tree solve now */
+	bool tree_owned;  /* a limit of a tree joint: only ever solved by the tree */
 } sinew_row_constraint;
 
 /* joints/<type>.c: the rows of one joint type for the current body state. Returns the row count. */

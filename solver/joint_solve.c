@@ -186,7 +186,7 @@ void sinew_joints_solve(sinew_world *w, float h, bool use_bias)
 	}
 	for (int i = 0; i < n; ++i) {
 		sinew_row_constraint *rc = &w->joint_rows[i];
-		if (rc->in_tree || rc->row.kind == SINEW_ROW_SPRING || rc->row.kind == SINEW_ROW_MOTOR) continue;
+		if (rc->in_tree || rc->tree_owned || rc->row.kind == SINEW_ROW_SPRING || rc->row.kind == SINEW_ROW_MOTOR) continue;
 		solve_row(w, rc, h, use_bias);
 	}
 	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);

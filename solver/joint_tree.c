@@ -25,8 +25,9 @@ typedef struct sinew_tree_node {
 	double y[3];
 	int32_t parent;
 	int32_t ref;     /* body node: solver slot; joint node: joint index */
-	int32_t rows[3]; /* joint node: its rigid rows in world->joint_rows */
+	int32_t rows[3]; /* joint node: its rigid rows in world->joint_rows, then an active limit */
 	int8_t dim;
+	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
 } sinew_tree_node;
 
@@ -65,12 +66,18 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
 {
 	int32_t jn = add_node(w, parent, ji, false);
 	sinew_tree_node *node = &w->tree_nodes[jn];
-	node->dim = (int8_t)k;
+	node->dim = node->rigid = (int8_t)k;
 	for (int r = 0; r < k; ++r) {
 		node->rows[r] = rows[r];
 		w->joint_rows[rows[r]].in_tree = true;
 	}
 	j->tree_node = jn;
+	/* its limits belong to the exact solve: solved one by one beside it, a limit would be undone by
+	 * every tree pass and wind its impulse up */
+	for (int r = 0; r < j->row_count; ++r) {
+		sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
+		if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = true;
+	}
 }
 
 /* Depth first from a body already in the tree. The fixed world is part of the graph: a tree meets
@@ -214,7 +221,31 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 	}
 }
 
+static void factor_numeric(sinew_world *w);
+
 void sinew_joint_tree_factor(sinew_world *w)
+{
+	/* A limit stays in its block from one substep to the next while it still pushes, like a resting
+	 * contact (it is warm started then); one that stopped pushing leaves it, and so does its push. */
+	int count = (int)stbds_arrlen(w->tree_nodes);
+	for (int i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) continue;
+		const sinew_joint *j = &w->joints[n->ref];
+		int32_t kept = n->dim > n->rigid && w->joint_rows[n->rows[n->dim - 1]].impulse > 0.0f ? n->rows[n->dim - 1] : -1;
+		n->dim = n->rigid;
+		for (int r = 0; r < j->row_count; ++r) {
+			sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
+			if (!rc->tree_owned) continue;
+			rc->in_tree = j->row_start + r == kept;
+			if (!rc->in_tree) rc->impulse = 0.0f;
+		}
+		if (kept >= 0) n->rows[n->dim++] = kept;
+	}
+	factor_numeric(w);
+}
+
+static void factor_numeric(sinew_world *w)
 {
 	int count = (int)stbds_arrlen(w->tree_nodes);
 	for (int i = 0; i < count; ++i) fill_blocks(w, &w->tree_nodes[i]);
@@ -240,7 +271,7 @@ void sinew_joint_tree_factor(sinew_world *w)
 	}
 }
 
-static float row_speed(const sinew_world *w, const sinew_row_constraint *rc)
+static float tree_row_speed(const sinew_world *w, const sinew_row_constraint *rc)
 {
 	const sinew_solver_body *a = &w->solver_bodies[rc->body_a], *b = &w->solver_bodies[rc->body_b];
 	const float *ja = rc->row.ja, *jb = rc->row.jb;
@@ -303,7 +334,73 @@ void sinew_joint_tree_project(sinew_world *w)
 	}
 }
 
+static void tree_solve_once(sinew_world *w, float h, bool use_bias);
+
+/* Speed of a row from the bodies' current velocities. */
+static float tree_row_speed(const sinew_world *w, const sinew_row_constraint *rc);
+
+static void apply_row_impulse(sinew_world *w, const sinew_row_constraint *rc, float p)
+{
+	sinew_solver_body *a = &w->solver_bodies[rc->body_a], *b = &w->solver_bodies[rc->body_b];
+	a->v.x += a->inv_mass * rc->row.ja[0] * p;
+	a->v.y += a->inv_mass * rc->row.ja[1] * p;
+	a->w += a->inv_inertia * rc->row.ja[2] * p;
+	b->v.x += b->inv_mass * rc->row.jb[0] * p;
+	b->v.y += b->inv_mass * rc->row.jb[1] * p;
+	b->w += b->inv_inertia * rc->row.jb[2] * p;
+	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
+	w->solver_bodies[0].w = 0.0f;
+}
+
+/* The active set of limits. A limit joins its joint's block when the velocities would carry the
+ * joint past its bound within the substep (the contacts solved before the tree can drive a joint
+ * into a limit); a limit in the block whose impulse turned into a pull lets go and leaves it.
+ * Returns whether the set changed (then the tree is factored again and solved for the rest). */
+static bool update_active_limits(sinew_world *w, float h)
+{
+	bool changed = false;
+	int count = (int)stbds_arrlen(w->tree_nodes);
+	for (int i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) continue;
+		if (n->dim > n->rigid) {
+			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
+			if (rc->impulse < 0.0f) { /* a limit only pushes */
+				apply_row_impulse(w, rc, -rc->impulse);
+				rc->impulse = 0.0f;
+				rc->in_tree = false;
+				n->dim -= 1;
+				changed = true;
+			}
+			continue;
+		}
+		if (n->dim >= 3) continue;
+		const sinew_joint *j = &w->joints[n->ref];
+		for (int r = 0; r < j->row_count; ++r) {
+			int32_t ri = j->row_start + r;
+			sinew_row_constraint *rc = &w->joint_rows[ri];
+			if (rc->row.kind != SINEW_ROW_LIMIT || rc->eff_mass == 0.0f) continue;
+			if (rc->row.c + h * tree_row_speed(w, rc) >= 0.0f) continue;
+			n->rows[n->dim++] = ri;
+			rc->in_tree = true;
+			changed = true;
+			break;
+		}
+	}
+	return changed;
+}
+
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+{
+	if (stbds_arrlen(w->tree_nodes) == 0) return;
+	tree_solve_once(w, h, use_bias);
+	for (int round = 0; round < 3 && update_active_limits(w, h); ++round) {
+		factor_numeric(w);
+		tree_solve_once(w, h, use_bias);
+	}
+}
+
+static void tree_solve_once(sinew_world *w, float h, bool use_bias)
 {
 	/* exact rows can be projected fully: reach C = 0 at the end of the substep */
 	double inv_h = 1.0 / (double)h;
@@ -317,7 +414,9 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 			const sinew_row_constraint *rc = &w->joint_rows[n->rows[r]];
 			double bias = rc->row.bias_rate > 0.0f ? (double)(rc->row.bias_rate * rc->row.c)
 			                                       : inv_h * (double)(rc->row.c + rc->row.drift);
-			n->y[r] = (double)row_speed(w, rc) + (use_bias ? bias : 0.0);
+			if (r >= n->rigid) /* a limit: reach the bound when closing in, push back softly past it */
+				bias = rc->row.c > 0.0f ? inv_h * (double)rc->row.c : (double)(w->joint_bias_rate * rc->row.c);
+			n->y[r] = (double)tree_row_speed(w, rc) + (use_bias ? bias : 0.0);
 		}
 	}
 	tree_back_substitute(w);

@@ -532,11 +532,11 @@ static void wheel_suspension_and_car(void **state)
 }
 
 /* 50 ragdolls dropped into a bin pile up. Joints: at no frame does one come apart by more than 2 cm
- * (the issue's bound; measured: about 0.1 mm). Limits: the issue asks for no overshoot above 2
- * degrees; sequential-impulse limit rows next to exact joint trees do not reach that yet (about 60
- * degrees at the worst frame of this heap, in one or two joints at the moment two figures slam
- * together), so the assertion below is a regression guard against blow-ups (where every limit
- * goes past 90 degrees), not the target. Issue 3 stays open for it. */
+ * (the issue's bound; measured: under 2 mm). Limits: the issue asks for no overshoot above 2
+ * degrees; the limits of joint trees are held by the exact solve's active set, which keeps almost
+ * every frame within it, but at the moment two figures slam together a joint can still pass its
+ * limit by 15-20 degrees for a step. The assertion is the honest bound for now (a regression
+ * guard: a blow-up sends limits past 90 degrees), not the target; issue 3 stays open for it. */
 static void ragdoll_heap(void **state)
 {
 	(void)state;
@@ -547,15 +547,15 @@ static void ragdoll_heap(void **state)
 	sinew_shape_def sd = sinew_default_shape_def();
 	sd.mask = UINT32_MAX;
 	for (int side = -1; side <= 1; side += 2) {
-		sinew_polygon wall = sinew_make_offset_box(0.25f, 30.0f, sinew_v2(3.25f * (float)side, 30.0f), 0.0f);
+		sinew_polygon wall = sinew_make_offset_box(0.25f, 10.0f, sinew_v2(8.25f * (float)side, 10.0f), 0.0f);
 		sinew_create_polygon_shape(walls, &sd, &wall);
 	}
 	static human people[50];
 	for (int i = 0; i < 50; ++i) {
-		/* two columns of figures lying at various angles, 1.1 m apart in height: they meet only as they fall */
-		float x = (i % 2 == 0) ? -1.4f : 1.4f;
-		float y = 1.0f + 1.1f * (float)i;
-		float angle = 1.5708f + 0.35f * (float)((i * 7) % 9 - 4);
+		/* five rows of ten figures at various tilts, 2 m apart: they meet only as they fall */
+		float x = -7.2f + 1.6f * (float)(i % 10);
+		float y = 0.5f + 2.0f * (float)(i / 10);
+		float angle = 0.35f * (float)((i * 7) % 9 - 4);
 		human_create(&people[i], w, sinew_v2(x, y), angle, 1u << (1 + i % 30));
 	}
 	float worst_sep = 0.0f, worst_limit = 0.0f;
@@ -575,9 +575,9 @@ static void ragdoll_heap(void **state)
 	for (int i = 0; i < 50; ++i) top = sinew_maxf(top, sinew_body_get_position(people[i].bodies[0]).y);
 	print_message("ragdoll heap: worst joint separation %.5f m, worst limit overshoot %.2f deg (%d of 600 frames over 2 deg), heap top %.2f m\n",
 	              (double)worst_sep, (double)(worst_limit * 180.0f / SINEW_PI), frames_over_2deg, (double)top);
-	assert_true(top < 4.0f); /* they did fall into a heap */
+	assert_true(top < 3.0f); /* they did fall into a heap */
 	assert_true(worst_sep < 0.02f);
-	assert_true(worst_limit < SINEW_PI / 2.0f);
+	assert_true(worst_limit < 30.0f * SINEW_PI / 180.0f);
 	sinew_destroy_world(w);
 }
 
