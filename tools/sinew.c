@@ -19,11 +19,14 @@ typedef struct command {
 
 static int run_command(int argc, char **argv);
 static int check_command(int argc, char **argv);
+int bench_command(int argc, char **argv); /* tools/bench.c */
 
 static const command commands[] = {
 	{"run", run_command, "run SCENE [--steps N] [--trace FILE] [--every K] [--hash]",
 	 "step a scene file and print a summary (and its state hash)"},
 	{"check", check_command, "check SCENE", "validate a scene file without running it"},
+	{"bench", bench_command, "bench [SCENES...] [--steps N] [--repeat R] [--json FILE]",
+	 "time scene files (default scenes/bench/*.json); docs/benchmarks.md"},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 

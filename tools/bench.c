@@ -1,0 +1,380 @@
+/* `sinew bench [SCENES...] [--steps N] [--repeat R] [--json FILE]`: time scene files.
+ *
+ * Each scene is loaded and run R times (default 3) on this thread. Step 0 builds caches and is
+ * not timed; steps 1..N-1 are, one CLOCK_MONOTONIC reading around each sinew_scene_step. A run's
+ * figure is its mean ms/step; the table shows the median and the minimum over the R runs, the
+ * world's counters after the last step, and one quality figure per scene (docs/benchmarks.md):
+ *   sep     the largest joint separation (sinew_joint_get_linear_error) seen after any step,
+ *           for scenes with joints;
+ *   drift   the largest distance any dynamic body's origin ended from where it started, for
+ *           pyramid scenes (a "pyramid" in the file name);
+ *   energy  (E_end - E_start) / |E_start| otherwise, E the kinetic (linear and angular) plus
+ *           the potential energy (-m g . centre of mass) of the dynamic bodies.
+ * Quality is measured outside the timed calls. Without SCENES it runs scenes/bench/ (every .json there). */
+#include "sinew/scene.h"
+
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int bench_command(int argc, char **argv);
+
+enum { BENCH_RAN = 0, BENCH_FAILED = 1, BENCH_USAGE = 2 };
+#define BENCH_DEFAULT_GLOB "scenes/bench/*.json"
+
+typedef enum quality_kind { QUALITY_SEPARATION, QUALITY_DRIFT, QUALITY_ENERGY } quality_kind;
+static const char *const quality_names[] = {"joint_separation", "pyramid_drift", "energy_change"};
+static const char *const quality_short[] = {"sep", "drift", "energy"};
+
+typedef struct bench_row {
+	char scene[128];
+	const char *file;
+	int bodies, joints, contacts, awake, steps, repeat, errors;
+	double ms_median, ms_min;
+	quality_kind kind;
+	double quality;
+} bench_row;
+
+static int bench_usage(const char *message, const char *arg)
+{
+	fprintf(stderr, "sinew bench: %s%s%s\n", message, arg != NULL ? ": " : "", arg != NULL ? arg : "");
+	fprintf(stderr, "usage: sinew bench [SCENES...] [--steps N] [--repeat R] [--json FILE]\n");
+	return BENCH_USAGE;
+}
+
+static int bench_count(const char *s)
+{
+	if (s == NULL || *s < '0' || *s > '9') return -1;
+	char *end = NULL;
+	long v = strtol(s, &end, 10);
+	if (*end != 0 || v < 0 || v > 1000000000L) return -1;
+	return (int)v;
+}
+
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double max_joint_separation(const sinew_scene *scene)
+{
+	double worst = 0.0;
+	int n = sinew_scene_get_joint_count(scene);
+	for (int i = 0; i < n; ++i) {
+		sinew_joint_id j = sinew_scene_get_joint(scene, i);
+		if (!sinew_joint_is_valid(j)) continue;
+		double e = sinew_joint_get_linear_error(j);
+		if (!(e <= worst)) worst = e; /* NaN wins: a blown-up joint must show */
+	}
+	return worst;
+}
+
+static double energy(const sinew_scene *scene)
+{
+	sinew_world_id world = sinew_scene_get_world(scene);
+	sinew_vec2 g = sinew_world_get_gravity(world);
+	double e = 0.0;
+	int n = sinew_scene_get_body_count(scene);
+	for (int i = 0; i < n; ++i) {
+		sinew_body_id b = sinew_scene_get_body(scene, i);
+		if (!sinew_body_is_valid(b) || sinew_body_get_type(b) != SINEW_DYNAMIC_BODY) continue;
+		double m = sinew_body_get_mass(b), inertia = sinew_body_get_rotational_inertia(b);
+		sinew_vec2 v = sinew_body_get_linear_velocity(b), c = sinew_body_get_world_center(b);
+		double w = sinew_body_get_angular_velocity(b), gs = sinew_body_get_gravity_scale(b);
+		e += 0.5 * m * ((double)v.x * v.x + (double)v.y * v.y) + 0.5 * inertia * w * w;
+		e -= m * gs * ((double)g.x * c.x + (double)g.y * c.y);
+	}
+	return e;
+}
+
+/* Runs the scene once. Fills the row's counters and quality; returns the mean ms/step of steps
+ * 1..N-1, or a negative number when the scene cannot be loaded. */
+static double run_once(const char *file, int steps_option, bench_row *row)
+{
+	char error[1024];
+	sinew_scene *scene = sinew_scene_load_file(file, error, sizeof error);
+	if (scene == NULL) {
+		fprintf(stderr, "%s\n", error);
+		return -1.0;
+	}
+	int steps = steps_option >= 0 ? steps_option : sinew_scene_get_default_steps(scene);
+	int body_count = sinew_scene_get_body_count(scene);
+	row->kind = sinew_scene_get_joint_count(scene) > 0 ? QUALITY_SEPARATION
+	            : strstr(sinew_scene_get_name(scene), "pyramid") != NULL ? QUALITY_DRIFT
+	                                                                      : QUALITY_ENERGY;
+	sinew_vec2 *start = NULL;
+	double energy_start = 0.0, separation = 0.0;
+	if (row->kind == QUALITY_DRIFT) {
+		start = malloc(sizeof *start * (size_t)(body_count > 0 ? body_count : 1));
+		if (start == NULL) {
+			sinew_scene_destroy(scene);
+			return -1.0;
+		}
+		for (int i = 0; i < body_count; ++i) start[i] = sinew_body_get_position(sinew_scene_get_body(scene, i));
+	} else if (row->kind == QUALITY_ENERGY) {
+		energy_start = energy(scene);
+	}
+	double timed = 0.0;
+	for (int i = 0; i < steps; ++i) {
+		double t0 = now_seconds();
+		sinew_scene_step(scene);
+		double t1 = now_seconds();
+		if (i > 0) timed += t1 - t0;
+		if (row->kind == QUALITY_SEPARATION) {
+			double s = max_joint_separation(scene);
+			if (!(s <= separation)) separation = s;
+		}
+	}
+	switch (row->kind) {
+	case QUALITY_SEPARATION: row->quality = separation; break;
+	case QUALITY_DRIFT: {
+		double drift = 0.0;
+		for (int i = 0; i < body_count; ++i) {
+			sinew_body_id b = sinew_scene_get_body(scene, i);
+			if (!sinew_body_is_valid(b) || sinew_body_get_type(b) != SINEW_DYNAMIC_BODY) continue;
+			sinew_vec2 p = sinew_body_get_position(b);
+			double d = hypot((double)p.x - start[i].x, (double)p.y - start[i].y);
+			if (!(d <= drift)) drift = d;
+		}
+		row->quality = drift;
+		break;
+	}
+	case QUALITY_ENERGY: {
+		double e = energy(scene);
+		row->quality = fabs(energy_start) > 0.0 ? (e - energy_start) / fabs(energy_start) : e - energy_start;
+		break;
+	}
+	}
+	free(start);
+	sinew_counters c = sinew_world_get_counters(sinew_scene_get_world(scene));
+	row->bodies = c.body_count;
+	row->joints = c.joint_count;
+	row->contacts = c.contact_count;
+	row->awake = c.awake_body_count;
+	row->steps = steps;
+	row->errors = sinew_scene_get_error_count(scene);
+	const char *name = sinew_scene_get_name(scene);
+	size_t len = strlen(name);
+	if (len > 5 && strcmp(name + len - 5, ".json") == 0) len -= 5;
+	if (len >= sizeof row->scene) len = sizeof row->scene - 1;
+	memcpy(row->scene, name, len);
+	row->scene[len] = 0;
+	sinew_scene_destroy(scene);
+	return steps > 1 ? 1000.0 * timed / (steps - 1) : 0.0;
+}
+
+static void format_quality(char *out, size_t size, const bench_row *r)
+{
+	if (r->kind == QUALITY_ENERGY) {
+		snprintf(out, size, "%s %+.3g%%", quality_short[r->kind], 100.0 * r->quality);
+	} else {
+		snprintf(out, size, "%s %.3g m", quality_short[r->kind], r->quality);
+	}
+}
+
+static void print_table(const bench_row *rows, int n)
+{
+	printf("%-16s %8s %7s %9s %6s %14s %11s  %s\n", "scene", "bodies", "joints", "contacts", "steps",
+	       "ms/step median", "ms/step min", "quality");
+	for (int i = 0; i < n; ++i) {
+		char q[64];
+		format_quality(q, sizeof q, &rows[i]);
+		printf("%-16s %8d %7d %9d %6d %14.3f %11.3f  %s\n", rows[i].scene, rows[i].bodies, rows[i].joints,
+		       rows[i].contacts, rows[i].steps, rows[i].ms_median, rows[i].ms_min, q);
+	}
+}
+
+static void json_number(FILE *f, double x)
+{
+	if (isfinite(x)) {
+		fprintf(f, "%.9g", x);
+	} else {
+		fprintf(f, "null");
+	}
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != 0; ++s) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\') {
+			fprintf(f, "\\%c", ch);
+		} else if (ch < 0x20) {
+			fprintf(f, "\\u%04x", ch);
+		} else {
+			fputc(ch, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void cpu_model(char *out, size_t size)
+{
+	snprintf(out, size, "unknown");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (f == NULL) return;
+	char line[512];
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "model name", 10) != 0) continue;
+		const char *v = strchr(line, ':');
+		if (v == NULL) break;
+		v += 1;
+		while (*v == ' ' || *v == '\t') ++v;
+		snprintf(out, size, "%s", v);
+		out[strcspn(out, "\n")] = 0;
+		break;
+	}
+	fclose(f);
+}
+
+static bool write_json(const char *path, const bench_row *rows, int n)
+{
+	FILE *f = fopen(path, "w");
+	if (f == NULL) return false;
+	char cpu[256];
+	cpu_model(cpu, sizeof cpu);
+	fprintf(f, "{\n  \"engine\": \"sinew\", \"version\": ");
+	json_string(f, sinew_version());
+	fprintf(f, ",\n  \"machine\": {\"cpu\": ");
+	json_string(f, cpu);
+#ifdef __VERSION__
+	fprintf(f, ", \"compiler\": ");
+	json_string(f, __VERSION__);
+#endif
+	fprintf(f, "},\n  \"method\": \"single thread; steps 1..N-1 timed with CLOCK_MONOTONIC (step 0 builds caches); "
+	           "ms/step per run = mean; median and min over the runs\",\n  \"rows\": [\n");
+	for (int i = 0; i < n; ++i) {
+		const bench_row *r = &rows[i];
+		fprintf(f, "    {\"engine\": \"sinew\", \"scene\": ");
+		json_string(f, r->scene);
+		fprintf(f, ", \"file\": ");
+		json_string(f, r->file);
+		fprintf(f, ", \"bodies\": %d, \"joints\": %d, \"contacts\": %d, \"awake\": %d, \"steps\": %d, \"repeat\": %d, ",
+		        r->bodies, r->joints, r->contacts, r->awake, r->steps, r->repeat);
+		fprintf(f, "\"ms_per_step\": ");
+		json_number(f, r->ms_median);
+		fprintf(f, ", \"ms_per_step_min\": ");
+		json_number(f, r->ms_min);
+		fprintf(f, ", \"quality_kind\": \"%s\", \"quality\": ", quality_names[r->kind]);
+		json_number(f, r->quality);
+		fprintf(f, ", \"engine_errors\": %d}%s\n", r->errors, i + 1 < n ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+	return fclose(f) == 0;
+}
+
+int bench_command(int argc, char **argv)
+{
+	int steps = -1, repeat = 3;
+	const char *json = NULL;
+	const char **files = calloc((size_t)argc + 1, sizeof *files);
+	if (files == NULL) return BENCH_FAILED;
+	int file_count = 0;
+	for (int i = 1; i < argc; ++i) {
+		const char *arg = argv[i];
+		const char *value = NULL;
+		if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') != NULL) {
+			value = strchr(arg, '=') + 1;
+		} else if (strcmp(arg, "--steps") == 0 || strcmp(arg, "--repeat") == 0 || strcmp(arg, "--json") == 0) {
+			if (i + 1 >= argc) {
+				free(files);
+				return bench_usage("missing value of", arg);
+			}
+			value = argv[++i];
+		}
+		if (strncmp(arg, "--steps", 7) == 0 && (arg[7] == 0 || arg[7] == '=')) {
+			steps = bench_count(value);
+			if (steps < 2) {
+				free(files);
+				return bench_usage("--steps needs a whole number >= 2", value);
+			}
+		} else if (strncmp(arg, "--repeat", 8) == 0 && (arg[8] == 0 || arg[8] == '=')) {
+			repeat = bench_count(value);
+			if (repeat < 1) {
+				free(files);
+				return bench_usage("--repeat needs a whole number >= 1", value);
+			}
+		} else if (strncmp(arg, "--json", 6) == 0 && (arg[6] == 0 || arg[6] == '=')) {
+			json = value;
+			if (json == NULL || json[0] == 0) {
+				free(files);
+				return bench_usage("--json needs a file name", NULL);
+			}
+		} else if (arg[0] == '-' && arg[1] != 0) {
+			free(files);
+			return bench_usage("unknown option", arg);
+		} else {
+			files[file_count++] = arg;
+		}
+	}
+	glob_t found = {0};
+	bool globbed = false;
+	if (file_count == 0) {
+		if (glob(BENCH_DEFAULT_GLOB, 0, NULL, &found) != 0 || found.gl_pathc == 0) {
+			free(files);
+			globfree(&found);
+			return bench_usage("no scenes given and none found at", BENCH_DEFAULT_GLOB);
+		}
+		globbed = true;
+		free(files);
+		files = calloc(found.gl_pathc, sizeof *files);
+		if (files == NULL) return BENCH_FAILED;
+		for (size_t i = 0; i < found.gl_pathc; ++i) files[file_count++] = found.gl_pathv[i];
+	}
+	bench_row *rows = calloc((size_t)file_count, sizeof *rows);
+	double *times = calloc((size_t)repeat, sizeof *times);
+	int status = BENCH_RAN;
+	if (rows == NULL || times == NULL) {
+		status = BENCH_FAILED;
+		file_count = 0;
+	}
+	int done = 0;
+	for (int s = 0; s < file_count; ++s) {
+		bench_row *row = &rows[done];
+		row->file = files[s];
+		row->repeat = repeat;
+		bool loaded = true;
+		for (int r = 0; r < repeat; ++r) {
+			times[r] = run_once(files[s], steps, row);
+			if (times[r] < 0.0) {
+				loaded = false;
+				break;
+			}
+		}
+		if (!loaded) {
+			status = BENCH_USAGE;
+			continue;
+		}
+		qsort(times, (size_t)repeat, sizeof *times, compare_doubles);
+		row->ms_min = times[0];
+		row->ms_median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+		if (row->errors > 0) {
+			fprintf(stderr, "sinew bench: %s: the engine reported %d error(s)\n", row->file, row->errors);
+			if (status == BENCH_RAN) status = BENCH_FAILED;
+		}
+		fprintf(stderr, "sinew bench: %s done (%d runs)\n", row->scene, repeat);
+		done += 1;
+	}
+	if (done > 0) print_table(rows, done);
+	if (json != NULL && !write_json(json, rows, done)) {
+		fprintf(stderr, "sinew bench: %s: could not be written\n", json);
+		status = BENCH_FAILED;
+	}
+	free(rows);
+	free(times);
+	free(files);
+	if (globbed) globfree(&found);
+	return status;
+}
