@@ -128,6 +128,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 		}
 		sinew_joints_end_substep(w);
 	}
+	sinew_continuous_collide(w);
 	if (stbds_arrlen(w->tree_nodes) > 0) { /* post-stabilise the joint trees in position */
 		sinew_joints_update_rows(w, h);
 		sinew_joint_tree_project(w);

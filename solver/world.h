@@ -241,4 +241,7 @@ void sinew_island_set_asleep(sinew_world *world, sinew_body *seed);
 /* solver.c */
 void sinew_solver_step(sinew_world *world, float dt, int substeps);
 
+/* continuous.c: sweep fast bodies back to their time of impact. */
+void sinew_continuous_collide(sinew_world *world);
+
 #endif

@@ -1,0 +1,146 @@
+/* Continuous collision: fast bodies never pass through thin static walls, bullets never pass
+ * through thin dynamic planks, and bodies that are not fast are left to the contact solver. */
+#include "support.h"
+
+#include <math.h>
+
+static sinew_body_id static_box(sinew_world_id w, sinew_vec2 center, float hx, float hy)
+{
+	sinew_body_def bd = sinew_default_body_def();
+	bd.position = center;
+	sinew_body_id b = sinew_create_body(w, &bd);
+	sinew_shape_def sd = sinew_default_shape_def();
+	sinew_polygon box = sinew_make_box(hx, hy);
+	sinew_create_polygon_shape(b, &sd, &box);
+	return b;
+}
+
+/* A 0.05 m ball at 50, 200 and 400 m/s against a 0.05 m thick wall 5 m away never passes. */
+static void fast_ball_never_tunnels(void **state)
+{
+	(void)state;
+	const float speeds[3] = {50.0f, 200.0f, 400.0f};
+	for (int k = 0; k < 3; ++k) {
+		sinew_world_def wd = sinew_default_world_def();
+		wd.gravity = sinew_v2(0.0f, 0.0f);
+		wd.maximum_linear_speed = 1000.0f;
+		sinew_world_id w = sinew_create_world(&wd);
+		static_box(w, sinew_v2(5.0f, 0.0f), 0.025f, 2.0f);
+		sinew_body_id ball = make_ball(w, 0.0f, 0.0f, 0.05f, 0.0f);
+		sinew_body_set_linear_velocity(ball, sinew_v2(speeds[k], 0.0f));
+		float furthest = 0.0f;
+		for (int i = 0; i < 60; ++i) {
+			step_n(w, 1);
+			furthest = sinew_maxf(furthest, sinew_body_get_position(ball).x);
+		}
+		print_message("ball at %.0f m/s: furthest x %.4f (wall face at 4.975)\n", (double)speeds[k], (double)furthest);
+		assert_true(furthest + 0.05f <= 4.975f + 0.01f); /* its surface never went past the wall's face */
+		sinew_destroy_world(w);
+	}
+	/* the same ball at 400 m/s with continuous collision off goes straight through: the test can fail */
+	sinew_world_def wd = sinew_default_world_def();
+	wd.gravity = sinew_v2(0.0f, 0.0f);
+	wd.maximum_linear_speed = 1000.0f;
+	wd.enable_continuous = false;
+	sinew_world_id w = sinew_create_world(&wd);
+	static_box(w, sinew_v2(5.0f, 0.0f), 0.025f, 2.0f);
+	sinew_body_id ball = make_ball(w, 0.0f, 0.0f, 0.05f, 0.0f);
+	sinew_body_set_linear_velocity(ball, sinew_v2(400.0f, 0.0f));
+	step_n(w, 5);
+	assert_true(sinew_body_get_position(ball).x > 10.0f);
+	sinew_destroy_world(w);
+}
+
+/* A pixel world (100 px per metre, y down, gravity 980 px/s^2): an 8 px radius capsule limb at
+ * 5,000 px/s, spinning, against a 16 px floor never passes. */
+static void pixel_limb_never_tunnels(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	wd.length_units_per_meter = 100.0f;
+	wd.gravity = sinew_v2(0.0f, 980.0f);
+	sinew_world_id w = sinew_create_world(&wd);
+	static_box(w, sinew_v2(0.0f, 508.0f), 2000.0f, 8.0f); /* floor top at y = 500 */
+	for (int k = 0; k < 8; ++k) {
+		sinew_body_def bd = sinew_default_body_def();
+		bd.type = SINEW_DYNAMIC_BODY;
+		bd.position = sinew_v2(-800.0f + 200.0f * (float)k, 0.0f);
+		bd.angle = 0.3f * (float)k;
+		bd.linear_velocity = sinew_v2(300.0f * (float)(k - 4), 5000.0f);
+		bd.angular_velocity = 20.0f * (float)(k - 4);
+		sinew_body_id limb = sinew_create_body(w, &bd);
+		sinew_shape_def sd = sinew_default_shape_def();
+		sinew_capsule c = sinew_make_capsule_godot(200.0f, 8.0f, sinew_v2(0.0f, 0.0f), 0.0f);
+		sinew_create_capsule_shape(limb, &sd, &c);
+	}
+	float deepest = 0.0f;
+	for (int i = 0; i < 90; ++i) {
+		step_n(w, 1);
+		sinew_counters c = sinew_world_get_counters(w);
+		(void)c;
+		for (int k = 0; k < 8; ++k) {
+			sinew_body_id limb = {k + 2, w.index1 - 1, 1};
+			sinew_aabb box = sinew_body_compute_aabb(limb);
+			deepest = sinew_maxf(deepest, box.upper.y - 500.0f); /* y down: below the floor top is > 500 */
+		}
+	}
+	print_message("pixel limbs at 5000 px/s: deepest point %.2f px below the floor top (16 px floor)\n", (double)deepest);
+	assert_true(deepest < 16.0f); /* never through the floor */
+	assert_true(deepest < 4.0f);  /* and barely into it */
+	sinew_destroy_world(w);
+}
+
+/* A bullet against a thin dynamic plank never passes; without the bullet flag, a ball that fast
+ * may (the plank is dynamic, so only bullets are swept against it). */
+static void bullet_never_tunnels_through_dynamic_plank(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	wd.gravity = sinew_v2(0.0f, 0.0f);
+	sinew_world_id w = sinew_create_world(&wd);
+	sinew_body_id plank = make_box(w, 5.0f, 0.0f, 0.025f, 1.0f, 10.0f, 0.6f);
+	sinew_body_def bd = sinew_default_body_def();
+	bd.type = SINEW_DYNAMIC_BODY;
+	bd.is_bullet = true;
+	bd.linear_velocity = sinew_v2(300.0f, 0.0f);
+	sinew_body_id bullet = sinew_create_body(w, &bd);
+	sinew_shape_def sd = sinew_default_shape_def();
+	sinew_circle c = {{0.0f, 0.0f}, 0.05f};
+	sinew_create_circle_shape(bullet, &sd, &c);
+	float furthest = -INFINITY;
+	for (int i = 0; i < 60; ++i) {
+		step_n(w, 1);
+		furthest = sinew_maxf(furthest, sinew_body_get_position(bullet).x - sinew_body_get_position(plank).x);
+	}
+	assert_true(furthest < 0.0f); /* always on its own side of the plank */
+	assert_true(sinew_body_get_linear_velocity(plank).x > 0.0f); /* and it pushed the plank */
+	sinew_destroy_world(w);
+}
+
+/* Slow bodies are not swept: a stack stands exactly as without continuous collision. */
+static void slow_bodies_are_not_swept(void **state)
+{
+	(void)state;
+	uint64_t hashes[2];
+	for (int k = 0; k < 2; ++k) {
+		sinew_world_id w = make_world(NULL);
+		sinew_world_enable_continuous(w, k == 0);
+		make_ground(w, 0.0f, 0.6f);
+		for (int i = 0; i < 5; ++i) make_box(w, 0.0f, 0.5f + (float)i, 0.5f, 0.5f, 1.0f, 0.6f);
+		step_n(w, 120);
+		hashes[k] = sinew_world_get_hash(w);
+		sinew_destroy_world(w);
+	}
+	assert_true(hashes[0] == hashes[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fast_ball_never_tunnels),
+		cmocka_unit_test(pixel_limb_never_tunnels),
+		cmocka_unit_test(bullet_never_tunnels_through_dynamic_plank),
+		cmocka_unit_test(slow_bodies_are_not_swept),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
