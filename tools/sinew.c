@@ -19,12 +19,15 @@ typedef struct command {
 
 static int run_command(int argc, char **argv);
 static int check_command(int argc, char **argv);
+int render_command(int argc, char **argv); /* tools/render.c */
 int bench_command(int argc, char **argv); /* tools/bench.c */
 
 static const command commands[] = {
 	{"run", run_command, "run SCENE [--steps N] [--trace FILE] [--every K] [--hash]",
 	 "step a scene file and print a summary (and its state hash)"},
 	{"check", check_command, "check SCENE", "validate a scene file without running it"},
+	{"render", render_command, "render SCENE --out FILE.png [--step N] [--frames A:B:K] [--size WxH]",
+	 "draw the world after N steps (or a contact sheet of steps) into a PNG"},
 	{"bench", bench_command, "bench [SCENES...] [--steps N] [--repeat R] [--json FILE]",
 	 "time scene files (default scenes/bench/*.json); docs/benchmarks.md"},
 };
