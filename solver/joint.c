@@ -740,6 +740,133 @@ bool sinew_pin_joint_set_softness(sinew_joint_id joint_id, float softness, float
 	return true;
 }
 
+/* ---------------------------------------------------------------- authored frames */
+
+sinew_vec2 sinew_joint_get_local_anchor_a(sinew_joint_id joint_id)
+{
+	JOINT_OR(sinew_v2(0.0f, 0.0f), "sinew_joint_get_local_anchor_a");
+	return j->local_anchor_a;
+}
+
+sinew_vec2 sinew_joint_get_local_anchor_b(sinew_joint_id joint_id)
+{
+	JOINT_OR(sinew_v2(0.0f, 0.0f), "sinew_joint_get_local_anchor_b");
+	return j->local_anchor_b;
+}
+
+sinew_vec2 sinew_joint_get_local_axis_a(sinew_joint_id joint_id)
+{
+	JOINT_OR(sinew_v2(0.0f, 0.0f), "sinew_joint_get_local_axis_a");
+	return j->local_axis_a;
+}
+
+float sinew_joint_get_reference_angle(sinew_joint_id joint_id)
+{
+	JOINT_OR(0.0f, "sinew_joint_get_reference_angle");
+	return j->reference_angle;
+}
+
+float sinew_joint_get_swing_reference(sinew_joint_id joint_id)
+{
+	JOINT_OR(0.0f, "sinew_joint_get_swing_reference");
+	return j->swing_reference;
+}
+
+static void put(float *out, float value)
+{
+	if (out != NULL) *out = value;
+}
+
+bool sinew_joint_get_break_thresholds(sinew_joint_id joint_id, float *force, float *torque)
+{
+	put(force, 0.0f), put(torque, 0.0f);
+	JOINT_OR(false, "sinew_joint_get_break_thresholds");
+	put(force, j->break_force), put(torque, j->break_torque);
+	return true;
+}
+
+bool sinew_joint_get_collide_connected(sinew_joint_id joint_id)
+{
+	JOINT_OR(false, "sinew_joint_get_collide_connected");
+	return j->collide_connected;
+}
+
+bool sinew_distance_joint_get_lengths(sinew_joint_id joint_id, float *length, float *min_length, float *max_length)
+{
+	const char *fn = "sinew_distance_joint_get_lengths";
+	put(length, 0.0f), put(min_length, 0.0f), put(max_length, 0.0f);
+	JOINT_OR(false, fn);
+	if (j->type != SINEW_DISTANCE_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a distance joint");
+	put(length, j->length), put(min_length, j->min_length), put(max_length, j->max_length);
+	return true;
+}
+
+bool sinew_weld_joint_get_softness(sinew_joint_id joint_id, float *linear_hertz, float *linear_damping_ratio,
+                                   float *angular_hertz, float *angular_damping_ratio)
+{
+	const char *fn = "sinew_weld_joint_get_softness";
+	put(linear_hertz, 0.0f), put(linear_damping_ratio, 0.0f), put(angular_hertz, 0.0f), put(angular_damping_ratio, 0.0f);
+	JOINT_OR(false, fn);
+	if (j->type != SINEW_WELD_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a weld joint");
+	put(linear_hertz, j->linear_hertz), put(linear_damping_ratio, j->linear_zeta);
+	put(angular_hertz, j->angular_hertz), put(angular_damping_ratio, j->angular_zeta);
+	return true;
+}
+
+bool sinew_pin_joint_get_softness(sinew_joint_id joint_id, float *softness, float *bias)
+{
+	const char *fn = "sinew_pin_joint_get_softness";
+	put(softness, 0.0f), put(bias, 0.0f);
+	JOINT_OR(false, fn);
+	if (j->type != SINEW_PIN_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a pin joint");
+	put(softness, j->softness), put(bias, j->bias);
+	return true;
+}
+
+bool sinew_joint_set_local_anchors(sinew_joint_id joint_id, sinew_vec2 local_anchor_a, sinew_vec2 local_anchor_b)
+{
+	const char *fn = "sinew_joint_set_local_anchors";
+	JOINT_MUT_OR(false, fn);
+	if (!finite2(local_anchor_a) || !finite2(local_anchor_b)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchors must be finite");
+	j->local_anchor_a = local_anchor_a;
+	j->local_anchor_b = local_anchor_b;
+	wake_joint_bodies(w, j);
+	return true;
+}
+
+bool sinew_joint_set_local_axis_a(sinew_joint_id joint_id, sinew_vec2 local_axis)
+{
+	const char *fn = "sinew_joint_set_local_axis_a";
+	JOINT_MUT_OR(false, fn);
+	if (j->type != SINEW_PRISMATIC_JOINT && j->type != SINEW_WHEEL_JOINT) return feature_refused(w, fn, j, "axis");
+	sinew_vec2 axis;
+	if (!unit_axis(w, fn, local_axis, &axis)) return false;
+	/* a unit axis (one read back from sinew_joint_get_local_axis_a) is kept bit for bit */
+	j->local_axis_a = sinew_absf(sinew_length(local_axis) - 1.0f) <= 1e-5f ? local_axis : axis;
+	wake_joint_bodies(w, j);
+	return true;
+}
+
+bool sinew_joint_set_reference_angle(sinew_joint_id joint_id, float angle)
+{
+	const char *fn = "sinew_joint_set_reference_angle";
+	JOINT_MUT_OR(false, fn);
+	if (!check_reference(w, fn, true, angle)) return false;
+	j->reference_angle = angle;
+	wake_joint_bodies(w, j);
+	return true;
+}
+
+bool sinew_joint_set_swing_reference(sinew_joint_id joint_id, float angle)
+{
+	const char *fn = "sinew_joint_set_swing_reference";
+	JOINT_MUT_OR(false, fn);
+	if (!sinew_is_finite(angle)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "swing reference must be finite");
+	j->swing_reference = angle;
+	wake_joint_bodies(w, j);
+	return true;
+}
+
 /* ---------------------------------------------------------------- measurements */
 
 sinew_vec2 sinew_joint_get_reaction_force(sinew_joint_id joint_id)

@@ -256,6 +256,38 @@ SINEW_API bool sinew_distance_joint_set_lengths(sinew_joint_id joint, float leng
 /** Pin softness (Godot units) and bias (1/s, 0 = default). */
 SINEW_API bool sinew_pin_joint_set_softness(sinew_joint_id joint, float softness, float bias);
 
+/* The joint as authored (what a scene file needs to rebuild it exactly). A stale id is reported and
+ * reads as zeros / false. */
+/** Anchor on body A in A's frame, length units (the world point when A is the world). */
+SINEW_API sinew_vec2 sinew_joint_get_local_anchor_a(sinew_joint_id joint);
+/** Anchor on body B in B's frame, length units. */
+SINEW_API sinew_vec2 sinew_joint_get_local_anchor_b(sinew_joint_id joint);
+/** Unit axis in A's frame (prismatic, wheel; zero for the other types). */
+SINEW_API sinew_vec2 sinew_joint_get_local_axis_a(sinew_joint_id joint);
+/** Relative angle of B to A that counts as zero, radians. */
+SINEW_API float sinew_joint_get_reference_angle(sinew_joint_id joint);
+/** World-frame limits: direction of the A-centre -> B-centre vector taken as zero, radians. */
+SINEW_API float sinew_joint_get_swing_reference(sinew_joint_id joint);
+/** Break thresholds: force in N, torque in N m (0 = never); either pointer may be NULL. */
+SINEW_API bool sinew_joint_get_break_thresholds(sinew_joint_id joint, float *force, float *torque);
+SINEW_API bool sinew_joint_get_collide_connected(sinew_joint_id joint);
+/** Distance joint lengths (rest, min, max), length units; pointers may be NULL. */
+SINEW_API bool sinew_distance_joint_get_lengths(sinew_joint_id joint, float *length, float *min_length,
+                                                float *max_length);
+/** Weld softness: Hz and damping ratios (0 Hz = rigid); pointers may be NULL. */
+SINEW_API bool sinew_weld_joint_get_softness(sinew_joint_id joint, float *linear_hertz, float *linear_damping_ratio,
+                                             float *angular_hertz, float *angular_damping_ratio);
+/** Pin softness (Godot units) and bias (1/s, 0 = default); pointers may be NULL. */
+SINEW_API bool sinew_pin_joint_get_softness(sinew_joint_id joint, float *softness, float *bias);
+/** Replace the authored anchors (body-local, length units; the world point for the world side). */
+SINEW_API bool sinew_joint_set_local_anchors(sinew_joint_id joint, sinew_vec2 local_anchor_a, sinew_vec2 local_anchor_b);
+/** Replace the axis in A's frame (prismatic, wheel); kept as given when within 1e-5 of unit length, else normalised. */
+SINEW_API bool sinew_joint_set_local_axis_a(sinew_joint_id joint, sinew_vec2 local_axis);
+/** Replace the reference angle, radians. */
+SINEW_API bool sinew_joint_set_reference_angle(sinew_joint_id joint, float angle);
+/** Replace the swing reference of world-frame limits, radians. */
+SINEW_API bool sinew_joint_set_swing_reference(sinew_joint_id joint, float angle);
+
 /** Reaction force on body B in the last step, N (world frame). */
 SINEW_API sinew_vec2 sinew_joint_get_reaction_force(sinew_joint_id joint);
 /** Reaction torque on body B in the last step, N m. */
