@@ -320,8 +320,11 @@ void sinew_joint_tree_project(sinew_world *w)
 	for (int i = 0; i < count; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		n->y[0] = n->y[1] = n->y[2] = 0.0;
-		if (!n->is_body)
-			for (int r = 0; r < n->dim; ++r) n->y[r] = (double)w->joint_rows[n->rows[r]].row.c;
+		if (n->is_body) continue;
+		for (int r = 0; r < n->dim; ++r) { /* a limit in the block: only its violation, never a pull to its bound */
+			float c = w->joint_rows[n->rows[r]].row.c;
+			n->y[r] = (double)(r < n->rigid ? c : sinew_minf(c, 0.0f));
+		}
 	}
 	tree_back_substitute(w);
 	for (int i = 0; i < count; ++i) {
