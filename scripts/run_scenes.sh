@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make run`: run every scene given with `sinew run` and print one table (scene, bodies, joints,
-# steps, ms/step, awake at the end). Exits non-zero if any scene fails; its error is shown in the
-# table and on stderr.
+# steps, ms/step, awake at the end), and draw each scene's last step to out/NAME.png with
+# `sinew render`. Exits non-zero if any scene fails; its error is shown in the table and on stderr.
 # usage: run_scenes.sh SINEW SCENE...
 if [ $# -lt 2 ]; then
 	echo "usage: $0 SINEW SCENE..." >&2
@@ -9,6 +9,8 @@ if [ $# -lt 2 ]; then
 fi
 sinew=$1; shift
 failed=0
+outdir=${SINEW_OUT:-out}
+mkdir -p "$outdir" || exit 1
 err=$(mktemp) || exit 1
 trap 'rm -f "$err"' EXIT
 printf '%-24s %8s %8s %8s %10s %8s\n' scene bodies joints steps ms/step awake
@@ -28,6 +30,11 @@ for scene in "$@"; do
 		continue
 	fi
 	printf '%-24s %8s %8s %8s %10s %8s\n' "$name" $row
+	if ! "$sinew" render "$scene" --out "$outdir/${name%.json}.png" 2>"$err"; then
+		printf '%-24s FAILED: render: %s\n' "$name" "$(head -n 1 "$err")"
+		cat "$err" >&2
+		failed=$((failed + 1))
+	fi
 done
 if [ "$failed" -ne 0 ]; then
 	echo "$failed scene(s) failed"

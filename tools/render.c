@@ -286,7 +286,11 @@ int render_command(int argc, char **argv)
 	sheet s;
 	plan_sheet(&o, sinew_scene_get_default_steps(scene), &s);
 	sinew_aabb box;
-	if (!sheet_bounds(o.scene, &s, &box)) {
+	if (s.count == 1) {
+		/* one frame: step there once and look (a sheet replays the scene to find its camera first) */
+		step_to(scene, s.frames[0]);
+		if (!scene_bounds(scene, &box)) box = (sinew_aabb){{-10.0f, -10.0f}, {10.0f, 10.0f}};
+	} else if (!sheet_bounds(o.scene, &s, &box)) {
 		sinew_scene_destroy(scene);
 		return RENDER_USAGE;
 	}
