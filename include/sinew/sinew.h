@@ -313,6 +313,54 @@ SINEW_API int sinew_body_get_joints(sinew_body_id body, sinew_joint_id *joints, 
 /** Joints that broke in the last step. */
 SINEW_API sinew_joint_events sinew_world_get_joint_events(sinew_world_id world);
 
+/* ---------------------------------------------------------------- queries */
+/* Read-only searches of the world's shapes (static, kinematic and dynamic; disabled bodies are
+ * never seen). A NULL filter is sinew_default_query_filter(). Queries are refused while the world
+ * steps, allowed from inside another query's callback, and never allocate. Translations, points
+ * and boxes are world length units. See docs/queries.md. */
+
+/** A filter that sees every layer, no sensors, and skips shapes containing the ray's origin. */
+SINEW_API sinew_query_filter sinew_default_query_filter(void);
+/** The nearest shape the segment origin -> origin + translation (length units) hits; ties go to the lowest shape. */
+SINEW_API sinew_ray_hit sinew_world_cast_ray_closest(sinew_world_id world, sinew_vec2 origin, sinew_vec2 translation,
+                                                     const sinew_query_filter *filter);
+/** Every shape the segment hits, nearest first (ties: lowest shape): writes the nearest min(found, capacity)
+ * hits and returns how many were found, which may exceed capacity (hits may be NULL when capacity is 0). */
+SINEW_API int sinew_world_cast_ray_all(sinew_world_id world, sinew_vec2 origin, sinew_vec2 translation,
+                                       const sinew_query_filter *filter, sinew_ray_hit *hits, int capacity);
+/** Each hit, in tree order, to fn, whose return clips, ignores or stops (sinew_ray_fn); hits beyond the
+ * current clip are not reported. Returns the number of calls made. */
+SINEW_API int sinew_world_cast_ray(sinew_world_id world, sinew_vec2 origin, sinew_vec2 translation,
+                                   const sinew_query_filter *filter, sinew_ray_fn *fn, void *context);
+/** Move geometry from transform along translation (length units): the first shape hit, where the gap closes
+ * to the linear slop; ties go to the lowest shape. */
+SINEW_API sinew_shape_hit sinew_world_cast_shape(sinew_world_id world, const sinew_geometry *geometry,
+                                                 sinew_transform transform, sinew_vec2 translation,
+                                                 const sinew_query_filter *filter);
+/** The same for a body's non-sensor shapes at its transform; the body itself is never hit. */
+SINEW_API sinew_shape_hit sinew_world_cast_body(sinew_world_id world, sinew_body_id body, sinew_vec2 translation,
+                                                const sinew_query_filter *filter);
+/** Godot's cast_motion: the fraction of translation that is safe (no overlap; gap >= linear slop to every shape)
+ * and the unsafe one (first contact: a gap within a quarter slop); [1, 1] when nothing is met. Returns false
+ * (after reporting, with [0, 0]) on bad input. */
+SINEW_API bool sinew_world_cast_motion(sinew_world_id world, const sinew_geometry *geometry, sinew_transform transform,
+                                       sinew_vec2 translation, const sinew_query_filter *filter, float *safe_fraction,
+                                       float *unsafe_fraction);
+/** cast_motion for a body's non-sensor shapes at its transform, never hitting the body itself. */
+SINEW_API bool sinew_world_cast_body_motion(sinew_world_id world, sinew_body_id body, sinew_vec2 translation,
+                                            const sinew_query_filter *filter, float *safe_fraction,
+                                            float *unsafe_fraction);
+/** Shapes whose bounding box (tight, at their current transform) overlaps aabb, to fn (may be NULL: count
+ * only); returns how many were reported. */
+SINEW_API int sinew_world_overlap_aabb(sinew_world_id world, sinew_aabb aabb, const sinew_query_filter *filter,
+                                       sinew_overlap_fn *fn, void *context);
+/** Shapes that overlap or touch geometry at transform (GJK distance 0), to fn; returns how many were reported. */
+SINEW_API int sinew_world_overlap_shape(sinew_world_id world, const sinew_geometry *geometry, sinew_transform transform,
+                                        const sinew_query_filter *filter, sinew_overlap_fn *fn, void *context);
+/** Shapes containing the world point (boundary included), to fn; returns how many were reported. */
+SINEW_API int sinew_world_overlap_point(sinew_world_id world, sinew_vec2 point, const sinew_query_filter *filter,
+                                        sinew_overlap_fn *fn, void *context);
+
 #ifdef __cplusplus
 }
 #endif

@@ -289,6 +289,48 @@ typedef struct sinew_joint_events {
 	int broken_count;
 } sinew_joint_events;
 
+/* ---------------------------------------------------------------- queries */
+
+/** Which shapes a world query sees. Get one from sinew_default_query_filter(). */
+typedef struct sinew_query_filter {
+	uint32_t mask;                        /**< layers to see: a shape is seen when (its layer & mask) != 0; default all */
+	const sinew_body_id *exclude_bodies;  /**< shapes of these bodies are skipped (stale ids match nothing) */
+	int exclude_body_count;               /**< >= 0; default 0 */
+	const sinew_shape_id *exclude_shapes; /**< these shapes are skipped */
+	int exclude_shape_count;              /**< >= 0; default 0 */
+	bool include_sensors;                 /**< see sensor shapes too; default false */
+	bool hit_from_inside;                 /**< a ray starting inside a shape (or a cast shape starting in overlap) hits it
+	                                           at fraction 0 with a zero normal; false (default) skips that shape (Godot) */
+} sinew_query_filter;
+
+/** A ray's hit on a world shape. */
+typedef struct sinew_ray_hit {
+	sinew_shape_id shape; /**< the shape hit (null when nothing was hit) */
+	sinew_body_id body;   /**< its body */
+	sinew_vec2 point;     /**< world point where the ray enters the shape, length units */
+	sinew_vec2 normal;    /**< unit outward surface normal there; zero for a hit from inside */
+	float fraction;       /**< of the ray's translation, in [0, 1] */
+	bool hit;
+} sinew_ray_hit;
+
+/** A shape cast's first hit on a world shape. */
+typedef struct sinew_shape_hit {
+	sinew_shape_id shape;      /**< the world shape hit (null when nothing was hit) */
+	sinew_body_id body;        /**< its body */
+	sinew_shape_id cast_shape; /**< body casts: the cast body's shape that hits; null for a geometry cast */
+	sinew_vec2 point;          /**< world point on the hit shape nearest the cast shape at the stop, length units */
+	sinew_vec2 normal;         /**< unit surface normal of the hit shape there, towards the cast shape; zero if they overlap */
+	float fraction;            /**< of the translation where the gap closes to the linear slop, in [0, 1] */
+	bool hit;
+} sinew_shape_hit;
+
+/** Ray callback: return 0 to stop, < 0 to ignore this hit and go on, a fraction below the current
+ * limit to clip the ray there, or 1 (anything at or above the limit) to go on unclipped. */
+typedef float sinew_ray_fn(const sinew_ray_hit *hit, void *context);
+
+/** Overlap callback: return false to stop the query. */
+typedef bool sinew_overlap_fn(sinew_shape_id shape, void *context);
+
 #ifdef __cplusplus
 }
 #endif
