@@ -42,7 +42,7 @@ typedef struct sinew_color {
 /** Callbacks and switches for sinew_world_draw. Get one from sinew_default_debug_draw(). Every
  * callback may be NULL (that kind of primitive is then skipped); positions are world points. */
 typedef struct sinew_debug_draw {
-	/** Closed polygon outline; radius > 0 rounds it (the outline sits radius outside the vertices). */
+	/** Closed outline of a convex polygon (count 2: a capsule), rounded by radius: it sits radius outside the vertices. */
 	void (*draw_polygon)(const sinew_vec2 *vertices, int count, float radius, sinew_color color, void *context);
 	/** Filled convex polygon (counter-clockwise in the world's frame), rounded by radius, with an outline. */
 	void (*draw_solid_polygon)(const sinew_vec2 *vertices, int count, float radius, sinew_color fill,
