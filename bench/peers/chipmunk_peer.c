@@ -1,0 +1,249 @@
+/* chipmunk_peer: runs a sinew scene file (the subset of bench/peers/peer_scene.h) in Chipmunk 7
+ * (Debian's libchipmunk-dev) with its usual settings: one cpSpaceStep of 1/hz per step, 10
+ * iterations, the default bounding-box tree. Prints one line of JSON (bench/peers/README.md).
+ *
+ *     chipmunk_peer SCENE.json [--steps N] [--repeat R]
+ *
+ * Chipmunk has every shape the bench scenes use: circles, capsules (a segment with a radius) and
+ * rounded boxes (a polygon with a radius). Settings that differ from Chipmunk's defaults, because
+ * the defaults are for pixels: collision slop 0.005 (Box2D's linear slop; the default 0.1 would
+ * let 0.125 m boxes sink into each other), and, where the scene lets bodies sleep, a sleep time
+ * threshold of 0.5 s (Box2D's b2_timeToSleep; the default is "never"). A revolute joint is a
+ * pivot joint, plus a rotary limit joint for a limit and a simple motor (max force = max torque)
+ * for a motor; a begin handler keeps jointed bodies from colliding (collide_connected false,
+ * which Chipmunk does not have). Filters: Chipmunk's is "both ways" like Box2D's; the bench scenes only use mask
+ * 0 and the default 1/1, which mean the same as sinew's "either way". */
+#include <chipmunk/chipmunk.h>
+
+#include "peer_scene.h"
+
+typedef struct run_result {
+	double ms, quality;
+	int contacts, taken; /* taken: steps taken (fewer than asked when --max-seconds stopped the run) */
+} run_result;
+
+static cpVect local_point(const peer_shape *s, double x, double y)
+{
+	double c = cos(s->angle), sn = sin(s->angle);
+	return cpv(s->center[0] + c * x - sn * y, s->center[1] + sn * x + c * y);
+}
+
+static void add_shape(cpSpace *space, cpBody *body, const peer_shape *s, int dynamic)
+{
+	cpShape *shape;
+	if (s->type == PEER_CIRCLE) {
+		shape = cpCircleShapeNew(body, s->radius, cpv(s->center[0], s->center[1]));
+	} else if (s->type == PEER_CAPSULE) {
+		shape = cpSegmentShapeNew(body, cpv(s->c1[0], s->c1[1]), cpv(s->c2[0], s->c2[1]), s->radius);
+	} else {
+		double r = s->radius, hx = s->half[0] - r, hy = s->half[1] - r;
+		cpVect v[4] = {local_point(s, -hx, -hy), local_point(s, hx, -hy), local_point(s, hx, hy), local_point(s, -hx, hy)};
+		shape = cpPolyShapeNew(body, 4, v, cpTransformIdentity, r);
+	}
+	if (dynamic) cpShapeSetDensity(shape, s->density);
+	cpShapeSetFriction(shape, s->friction);
+	cpShapeSetElasticity(shape, s->restitution);
+	cpShapeSetFilter(shape, cpShapeFilterNew(CP_NO_GROUP, (cpBitmask)s->layer, (cpBitmask)s->mask));
+	cpSpaceAddShape(space, shape);
+}
+
+static double energy(cpBody **bodies, int n, cpVect g)
+{
+	double e = 0.0;
+	for (int i = 0; i < n; ++i) {
+		cpBody *b = bodies[i];
+		if (cpBodyGetType(b) != CP_BODY_TYPE_DYNAMIC) continue;
+		double m = cpBodyGetMass(b), inertia = cpBodyGetMoment(b); /* about the centre of gravity */
+		cpVect v = cpBodyGetVelocity(b), c = cpBodyLocalToWorld(b, cpBodyGetCenterOfGravity(b));
+		double w = cpBodyGetAngularVelocity(b);
+		e += 0.5 * m * cpvdot(v, v) + 0.5 * inertia * w * w - m * cpvdot(g, c);
+	}
+	return e;
+}
+
+static void count_arbiter(cpBody *body, cpArbiter *arb, void *data)
+{
+	(void)body;
+	if (cpArbiterGetCount(arb) > 0) *(int *)data += 1;
+}
+
+static void free_shape(cpBody *body, cpShape *shape, void *space)
+{
+	(void)body;
+	cpSpaceRemoveShape((cpSpace *)space, shape);
+	cpShapeFree(shape);
+}
+
+static void free_constraint(cpBody *body, cpConstraint *c, void *space)
+{
+	(void)body;
+	if (cpSpaceContainsConstraint((cpSpace *)space, c)) {
+		cpSpaceRemoveConstraint((cpSpace *)space, c);
+		cpConstraintFree(c);
+	}
+}
+
+typedef struct joined_query {
+	cpBody *other;
+	int found;
+} joined_query;
+
+static void find_joined(cpBody *body, cpConstraint *c, void *data)
+{
+	joined_query *q = (joined_query *)data;
+	cpBody *a = cpConstraintGetBodyA(c), *b = cpConstraintGetBodyB(c);
+	if ((a == body && b == q->other) || (b == body && a == q->other)) q->found = 1;
+}
+
+/* Chipmunk collides jointed bodies; sinew (collide_connected false) and Box2D do not. */
+static cpBool begin_unless_joined(cpArbiter *arb, cpSpace *space, cpDataPointer data)
+{
+	(void)space;
+	(void)data;
+	CP_ARBITER_GET_BODIES(arb, a, b);
+	joined_query q = {b, 0};
+	cpBodyEachConstraint(a, find_joined, &q);
+	return !q.found;
+}
+
+static run_result run_once(const peer_scene *s, int steps)
+{
+	cpSpace *space = cpSpaceNew();
+	cpVect g = cpv(s->gravity[0], s->gravity[1]);
+	cpSpaceSetGravity(space, g);
+	cpSpaceSetIterations(space, 10);
+	cpSpaceSetCollisionSlop(space, 0.005);
+	if (s->sleep) cpSpaceSetSleepTimeThreshold(space, 0.5);
+	if (s->joint_count > 0) cpSpaceAddDefaultCollisionHandler(space)->beginFunc = begin_unless_joined;
+	cpBody **bodies = calloc((size_t)s->body_count + 1, sizeof *bodies);
+	for (int i = 0; i < s->body_count; ++i) {
+		const peer_body *pb = &s->bodies[i];
+		cpBody *b = pb->type == PEER_STATIC ? cpBodyNewStatic() : pb->type == PEER_KINEMATIC ? cpBodyNewKinematic()
+		                                                                                       : cpBodyNew(0, 0);
+		cpSpaceAddBody(space, b);
+		cpBodySetPosition(b, cpv(pb->position[0], pb->position[1]));
+		cpBodySetAngle(b, pb->angle);
+		for (int k = 0; k < pb->shape_count; ++k) add_shape(space, b, &pb->shapes[k], pb->type == PEER_DYNAMIC);
+		/* Mass comes from the shapes now; keep the origin where the file put it. */
+		cpBodySetPosition(b, cpv(pb->position[0], pb->position[1]));
+		if (pb->type != PEER_STATIC) {
+			cpBodySetVelocity(b, cpv(pb->velocity[0], pb->velocity[1]));
+			cpBodySetAngularVelocity(b, pb->angular_velocity);
+		}
+		if (pb->type == PEER_STATIC) cpSpaceReindexShapesForBody(space, b);
+		bodies[i] = b;
+	}
+	cpBody *world_body = cpSpaceGetStaticBody(space);
+	cpConstraint **pivots = calloc((size_t)s->joint_count + 1, sizeof *pivots);
+	for (int i = 0; i < s->joint_count; ++i) {
+		const peer_joint *pj = &s->joints[i];
+		cpBody *a = pj->a >= 0 ? bodies[pj->a] : world_body, *b = bodies[pj->b];
+		cpVect anchor = cpv(pj->anchor[0], pj->anchor[1]);
+		/* A joint between two bodies that never move does nothing (Chipmunk refuses it). */
+		if (cpBodyGetType(a) != CP_BODY_TYPE_DYNAMIC && cpBodyGetType(b) != CP_BODY_TYPE_DYNAMIC) continue;
+		pivots[i] = cpSpaceAddConstraint(space, cpPivotJointNew(a, b, anchor));
+		double reference = pj->has_reference ? pj->reference : cpBodyGetAngle(b) - cpBodyGetAngle(a);
+		if (pj->has_limit) {
+			cpSpaceAddConstraint(space, cpRotaryLimitJointNew(a, b, pj->lower + reference, pj->upper + reference));
+		}
+		if (pj->has_motor) {
+			/* cpSimpleMotor drives w_a - w_b to the rate; sinew's speed is w_b - w_a. */
+			cpConstraint *m = cpSpaceAddConstraint(space, cpSimpleMotorNew(a, b, -pj->speed));
+			cpConstraintSetMaxForce(m, pj->max_torque > 1e30 ? INFINITY : pj->max_torque);
+		}
+	}
+	for (int i = 0; i < s->body_count; ++i) {
+		const peer_body *pb = &s->bodies[i];
+		if (pb->type != PEER_DYNAMIC) continue;
+		if (!s->sleep || !pb->can_sleep) continue; /* can_sleep false: Chipmunk has no per-body switch; see README */
+		if (!pb->awake) cpBodySleep(bodies[i]);
+	}
+
+	int kind = peer_quality_kind(s);
+	cpVect *start = calloc((size_t)s->body_count + 1, sizeof *start);
+	double energy_start = 0.0, separation = 0.0;
+	if (kind == 1) {
+		for (int i = 0; i < s->body_count; ++i) start[i] = cpBodyGetPosition(bodies[i]);
+	} else if (kind == 2) {
+		energy_start = energy(bodies, s->body_count, g);
+	}
+	double dt = 1.0 / s->hz, timed = 0.0;
+	int taken = 0;
+	double began = peer_now();
+	for (int i = 0; i < steps; ++i) {
+		if (peer_max_seconds > 0.0 && i > 1 && peer_now() - began > peer_max_seconds) break;
+		taken = i + 1;
+		double t0 = peer_now();
+		cpSpaceStep(space, dt);
+		double t1 = peer_now();
+		if (i > 0) timed += t1 - t0;
+		if (kind == 0) {
+			for (int k = 0; k < s->joint_count; ++k) {
+				cpConstraint *c = pivots[k];
+				if (c == NULL) continue;
+				cpVect pa = cpBodyLocalToWorld(cpConstraintGetBodyA(c), cpPivotJointGetAnchorA(c));
+				cpVect pb = cpBodyLocalToWorld(cpConstraintGetBodyB(c), cpPivotJointGetAnchorB(c));
+				double e = cpvdist(pa, pb);
+				if (!(e <= separation)) separation = e;
+			}
+		}
+	}
+	run_result r = {1000.0 * timed / (taken - 1), 0.0, 0, taken};
+	if (kind == 0) {
+		r.quality = separation;
+	} else if (kind == 1) {
+		double drift = 0.0;
+		for (int i = 0; i < s->body_count; ++i) {
+			if (cpBodyGetType(bodies[i]) != CP_BODY_TYPE_DYNAMIC) continue;
+			double d = cpvdist(cpBodyGetPosition(bodies[i]), start[i]);
+			if (!(d <= drift)) drift = d;
+		}
+		r.quality = drift;
+	} else {
+		double e = energy(bodies, s->body_count, g);
+		r.quality = fabs(energy_start) > 0.0 ? (e - energy_start) / fabs(energy_start) : e - energy_start;
+	}
+	int arbiter_ends = 0; /* each touching pair is seen from both bodies, except from the space's own static body */
+	for (int i = 0; i < s->body_count; ++i) cpBodyEachArbiter(bodies[i], count_arbiter, &arbiter_ends);
+	r.contacts = arbiter_ends / 2;
+	for (int i = 0; i < s->body_count; ++i) {
+		cpBodyEachConstraint(bodies[i], free_constraint, space);
+		cpBodyEachShape(bodies[i], free_shape, space);
+	}
+	for (int i = 0; i < s->body_count; ++i) {
+		cpSpaceRemoveBody(space, bodies[i]);
+		cpBodyFree(bodies[i]);
+	}
+	cpSpaceFree(space);
+	free(start);
+	free(pivots);
+	free(bodies);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	const char *file;
+	int steps, repeat;
+	if (!peer_args(argc, argv, &file, &steps, &repeat)) return 2;
+	peer_scene s;
+	if (!peer_scene_load(file, &s)) return 2;
+	if (steps < 0) steps = s.steps;
+	double *times = calloc((size_t)repeat, sizeof *times);
+	run_result r = {0, 0, 0, 0};
+	int runs = 0;
+	while (runs < repeat) {
+		r = run_once(&s, steps);
+		times[runs++] = r.ms;
+		if (r.taken < steps) break;
+	}
+	char notes[200] = "Debian's libchipmunk is built with its debug checks on";
+	if (r.taken < steps) {
+		size_t n = strlen(notes);
+		snprintf(notes + n, sizeof notes - n, "; stopped after %d of %d steps (--max-seconds %g)", r.taken, steps,
+		         peer_max_seconds);
+	}
+	peer_print_result("chipmunk", &s, s.body_count, s.joint_count, r.contacts, r.taken, runs, times, r.quality, notes);
+	free(times);
+	return 0;
+}
