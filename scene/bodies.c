@@ -20,9 +20,10 @@ static const char *const circle_keys[] = {SHAPE_COMMON, "radius", "center", NULL
 static const char *const capsule_keys[] = {SHAPE_COMMON, "radius", "center1", "center2", "height", "center", "angle",
                                            NULL};
 static const char *const box_keys[] = {SHAPE_COMMON, "half_extents", "center", "angle", "radius", NULL};
-static const char *const shape_type_names[] = {"circle", "capsule", "box", NULL};
+static const char *const polygon_keys[] = {SHAPE_COMMON, "vertices", "radius", "normals", "centroid", NULL};
+static const char *const shape_type_names[] = {"circle", "capsule", "box", "polygon", NULL};
 
-enum { SHAPE_CIRCLE, SHAPE_CAPSULE, SHAPE_BOX };
+enum { SHAPE_CIRCLE, SHAPE_CAPSULE, SHAPE_BOX, SHAPE_POLYGON };
 
 static bool out_of_memory(scene_parser *p, const char *path)
 {
@@ -126,9 +127,95 @@ static bool parse_box(scene_parser *p, json_t *s, const char *path, sinew_geomet
 		return scene_fail(p, child, "expected less than the smaller half extent");
 	}
 	g->type = SINEW_SHAPE_POLYGON;
-	if (radius > 0.0f) g->u.polygon = sinew_make_rounded_box(h.x - radius, h.y - radius, center, angle, radius);
-	else if (center.x == 0.0f && center.y == 0.0f && angle == 0.0f) g->u.polygon = sinew_make_box(h.x, h.y);
-	else g->u.polygon = sinew_make_offset_box(h.x, h.y, center, angle);
+	g->u.polygon = scene_box_polygon(h, center, angle, radius);
+	return true;
+}
+
+sinew_polygon scene_box_polygon(sinew_vec2 h, sinew_vec2 center, float angle, float radius)
+{
+	if (radius > 0.0f) return sinew_make_rounded_box(h.x - radius, h.y - radius, center, angle, radius);
+	if (center.x == 0.0f && center.y == 0.0f && angle == 0.0f) return sinew_make_box(h.x, h.y);
+	return sinew_make_offset_box(h.x, h.y, center, angle);
+}
+
+/* An array of 1..max points [x, y] (absent: *count = 0). */
+static bool get_points(scene_parser *p, json_t *s, const char *path, const char *key, int max, sinew_vec2 *out,
+                       int *count)
+{
+	char child[SCENE_PATH_SIZE];
+	json_t *a = json_object_get(s, key);
+	*count = 0;
+	if (a == NULL) return true;
+	scene_path_key(child, path, key);
+	if (!json_is_array(a) || json_array_size(a) < 1 || json_array_size(a) > (size_t)max) {
+		return scene_fail(p, child, "expected an array of 3 to %d points [x, y]", max);
+	}
+	for (size_t i = 0; i < json_array_size(a); ++i) {
+		char item[SCENE_PATH_SIZE];
+		scene_path_index(item, child, i);
+		json_t *v = json_array_get(a, i);
+		bool ok = json_is_array(v) && json_array_size(v) == 2 && json_is_number(json_array_get(v, 0)) &&
+		          json_is_number(json_array_get(v, 1));
+		if (ok) {
+			out[i] = sinew_v2((float)json_number_value(json_array_get(v, 0)),
+			                  (float)json_number_value(json_array_get(v, 1)));
+			ok = sinew_vec2_is_valid(out[i]);
+		}
+		if (!ok) return scene_fail(p, item, "expected an array of 2 finite numbers [x, y]");
+	}
+	*count = (int)json_array_size(a);
+	return true;
+}
+
+/* A convex polygon: vertices counter-clockwise (3..8), radius rounds it. normals and centroid
+ * default to the ones the vertices give (saved scenes write them to come back bit for bit). */
+static bool parse_polygon(scene_parser *p, json_t *s, const char *path, sinew_geometry *g)
+{
+	char child[SCENE_PATH_SIZE];
+	sinew_polygon poly;
+	memset(&poly, 0, sizeof poly);
+	int count = 0, normal_count = 0;
+	if (!scene_check_keys(p, s, path, polygon_keys) || !scene_require(p, s, path, "vertices") ||
+	    !get_points(p, s, path, "vertices", SINEW_MAX_POLYGON_VERTICES, poly.vertices, &count) ||
+	    !get_points(p, s, path, "normals", SINEW_MAX_POLYGON_VERTICES, poly.normals, &normal_count) ||
+	    !scene_get_number(p, s, path, "radius", SCENE_NON_NEGATIVE, &poly.radius)) {
+		return false;
+	}
+	scene_path_key(child, path, "vertices");
+	if (count < 3) return scene_fail(p, child, "expected an array of 3 to %d points [x, y]", SINEW_MAX_POLYGON_VERTICES);
+	poly.count = count;
+	float area = 0.0f;
+	sinew_vec2 sum = {0.0f, 0.0f}, origin = poly.vertices[0];
+	for (int i = 0; i < count; ++i) {
+		sinew_vec2 a = poly.vertices[i], b = poly.vertices[(i + 1) % count], c = poly.vertices[(i + 2) % count];
+		if (sinew_cross(sinew_sub(b, a), sinew_sub(c, b)) <= 0.0f) {
+			return scene_fail(p, child, "expected a convex polygon, counter-clockwise, without repeated points");
+		}
+		sinew_vec2 edge = sinew_sub(b, a);
+		if (normal_count == 0) poly.normals[i] = sinew_normalize(sinew_v2(edge.y, -edge.x));
+		/* centroid: a fan of triangles from the first vertex */
+		sinew_vec2 e1 = sinew_sub(a, origin), e2 = sinew_sub(b, origin);
+		float tri = 0.5f * sinew_cross(e1, e2);
+		area += tri;
+		sum = sinew_add(sum, sinew_scale(tri / 3.0f, sinew_add(e1, e2)));
+	}
+	poly.centroid = sinew_add(origin, sinew_scale(1.0f / area, sum));
+	if (normal_count != 0 && normal_count != count) {
+		scene_path_key(child, path, "normals");
+		return scene_fail(p, child, "expected one normal per vertex (%d)", count);
+	}
+	for (int i = 0; i < normal_count; ++i) {
+		sinew_vec2 n = poly.normals[i], edge = sinew_sub(poly.vertices[(i + 1) % count], poly.vertices[i]);
+		if (!(sinew_absf(sinew_length(n) - 1.0f) < 1e-3f) || !(sinew_dot(n, sinew_v2(edge.y, -edge.x)) > 0.0f)) {
+			char item[SCENE_PATH_SIZE];
+			scene_path_key(child, path, "normals");
+			scene_path_index(item, child, (size_t)i);
+			return scene_fail(p, item, "expected the unit outward normal of edge %d", i);
+		}
+	}
+	if (!scene_get_vec2(p, s, path, "centroid", &poly.centroid)) return false;
+	g->type = SINEW_SHAPE_POLYGON;
+	g->u.polygon = poly;
 	return true;
 }
 
@@ -150,6 +237,7 @@ static bool parse_shape(scene_parser *p, json_t *s, const char *path, uint32_t l
 	case SHAPE_CIRCLE: ok = parse_circle(p, s, path, &out->geometry); break;
 	case SHAPE_CAPSULE: ok = parse_capsule(p, s, path, &out->geometry); break;
 	case SHAPE_BOX: ok = parse_box(p, s, path, &out->geometry); break;
+	case SHAPE_POLYGON: ok = parse_polygon(p, s, path, &out->geometry); break;
 	}
 	if (!ok) return false;
 	if (!scene_get_string(p, s, path, "name", &name) ||

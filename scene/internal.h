@@ -41,6 +41,10 @@ typedef struct scene_joint_desc {
 		sinew_distance_joint_def distance;
 		sinew_wheel_joint_def wheel;
 	} def;
+	/* Authored frames given in the file (saved scenes): set on the joint once it is created. */
+	sinew_vec2 local_anchor_a, local_anchor_b, local_axis_a;
+	float reference_angle, swing_reference; /* radians */
+	bool has_local_anchors, has_local_axis, has_reference_angle, has_swing_reference;
 } scene_joint_desc;
 
 /** Script ops. Ops that need rigs are listed so that supporting one is one case in script.c's
@@ -155,6 +159,9 @@ char *scene_strdup(const char *s);
 /** "static", "kinematic", "dynamic" in sinew_body_type order. */
 extern const char *const scene_body_type_names[];
 
+/** The polygon a "box" shape makes: outer half extents h, centre, angle (radians), corner radius. */
+sinew_polygon scene_box_polygon(sinew_vec2 h, sinew_vec2 center, float angle, float radius);
+
 /* bodies.c */
 /** Top-level structure, world, bodies and shapes, joints, rigs (refused for now), names. */
 bool scene_parse_document(scene_parser *p, json_t *root);
@@ -181,6 +188,11 @@ int scene_desc_find_joint(const scene_desc *desc, const char *name);
 sinew_joint_id scene_build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies);
 /** "pin", "revolute", ... in sinew_joint_type order. */
 extern const char *const scene_joint_type_names[];
+
+/* save.c: sinew_scene_save and sinew_scene_save_string (scene.h); reads the scene's description. */
+const scene_desc *scene_get_desc(const sinew_scene *scene);
+/** The id of the shape made from desc.shapes[index]. */
+sinew_shape_id scene_get_shape(const sinew_scene *scene, int index);
 
 /* script.c */
 bool scene_parse_script(scene_parser *p, json_t *script);

@@ -11,16 +11,20 @@
 
 const char *const scene_joint_type_names[] = {"pin", "revolute", "prismatic", "weld", "distance", "wheel", NULL};
 
-#define JOINT_COMMON "name", "type", "body_a", "body_b", "collide_connected", "break_force", "break_torque", "enabled"
-static const char *const pin_keys[] = {JOINT_COMMON, "anchor", "softness", "bias", "limit", "motor", NULL};
-static const char *const revolute_keys[] = {JOINT_COMMON, "anchor", "reference_angle", "limit", "motor", "spring",
-                                            NULL};
-static const char *const prismatic_keys[] = {JOINT_COMMON, "anchor", "axis", "limit", "motor", "spring", NULL};
+/* local_anchor_a, local_anchor_b and reference_angle: the authored frames of saved scenes (any type). */
+#define JOINT_COMMON "name", "type", "body_a", "body_b", "collide_connected", "break_force", "break_torque", "enabled", \
+	"local_anchor_a", "local_anchor_b", "reference_angle"
+static const char *const pin_keys[] = {JOINT_COMMON, "anchor", "softness", "bias", "limit", "motor", "swing_reference",
+                                       NULL};
+static const char *const revolute_keys[] = {JOINT_COMMON, "anchor", "limit", "motor", "spring", "swing_reference", NULL};
+static const char *const prismatic_keys[] = {JOINT_COMMON, "anchor", "axis", "local_axis_a", "limit", "motor", "spring",
+                                             NULL};
 static const char *const weld_keys[] = {JOINT_COMMON, "anchor", "linear_hertz", "angular_hertz",
                                         "linear_damping_ratio", "angular_damping_ratio", NULL};
 static const char *const distance_keys[] = {JOINT_COMMON, "anchor_a", "anchor_b", "length", "min_length",
                                             "max_length", "spring", "motor", NULL};
-static const char *const wheel_keys[] = {JOINT_COMMON, "anchor", "axis", "spring", "limit", "motor", NULL};
+static const char *const wheel_keys[] = {JOINT_COMMON, "anchor", "axis", "local_axis_a", "spring", "limit", "motor",
+                                         NULL};
 static const char *const *const keys_of_type[SINEW_JOINT_TYPE_COUNT] = {
 	pin_keys, revolute_keys, prismatic_keys, weld_keys, distance_keys, wheel_keys};
 
@@ -117,15 +121,63 @@ static bool parse_spring(scene_parser *p, json_t *j, const char *path, unit targ
 	return true;
 }
 
-/* A required world point. */
-static bool get_point(scene_parser *p, json_t *j, const char *path, const char *key, sinew_vec2 *out)
+/* Where a body starts (the world: the identity). */
+static sinew_transform initial_transform(const scene_desc *d, int body)
 {
+	if (body < 0) return sinew_transform_identity();
+	return sinew_make_transform(d->bodies[body].def.position, d->bodies[body].def.angle);
+}
+
+/* A world point, required unless the joint has local anchors: then it defaults to where the local
+ * anchor on body B (on_b) or body A starts. */
+static bool get_point(scene_parser *p, json_t *j, const char *path, const char *key, const scene_joint_desc *jd,
+                      bool on_b, sinew_vec2 *out)
+{
+	if (jd->has_local_anchors && json_object_get(j, key) == NULL) {
+		*out = on_b ? sinew_transform_point(initial_transform(p->desc, jd->body_b), jd->local_anchor_b)
+		            : sinew_transform_point(initial_transform(p->desc, jd->body_a), jd->local_anchor_a);
+		return true;
+	}
 	return scene_require(p, j, path, key) && scene_get_vec2(p, j, path, key, out);
 }
 
-/* A required direction, normalised. */
-static bool get_axis(scene_parser *p, json_t *j, const char *path, sinew_vec2 *out)
+/* The authored-frame keys of saved scenes: local_anchor_a and local_anchor_b (together),
+ * local_axis_a (normalised unless already unit), reference_angle, swing_reference (degrees). */
+static bool parse_frames(scene_parser *p, json_t *j, const char *path, scene_joint_desc *out)
 {
+	char child[SCENE_PATH_SIZE];
+	bool a = json_object_get(j, "local_anchor_a") != NULL, b = json_object_get(j, "local_anchor_b") != NULL;
+	if (a != b) {
+		scene_path_key(child, path, a ? "local_anchor_a" : "local_anchor_b");
+		return scene_fail(p, child, "give local_anchor_a and local_anchor_b together");
+	}
+	out->has_local_anchors = a;
+	out->has_local_axis = json_object_get(j, "local_axis_a") != NULL;
+	out->has_reference_angle = json_object_get(j, "reference_angle") != NULL;
+	out->has_swing_reference = json_object_get(j, "swing_reference") != NULL;
+	if (!scene_get_vec2(p, j, path, "local_anchor_a", &out->local_anchor_a) ||
+	    !scene_get_vec2(p, j, path, "local_anchor_b", &out->local_anchor_b) ||
+	    !scene_get_vec2(p, j, path, "local_axis_a", &out->local_axis_a) ||
+	    !scene_get_degrees(p, j, path, "reference_angle", &out->reference_angle) ||
+	    !scene_get_degrees(p, j, path, "swing_reference", &out->swing_reference)) {
+		return false;
+	}
+	float length = sinew_length(out->local_axis_a);
+	if (out->has_local_axis && (!(length > 1e-6f) || !isfinite(length))) {
+		scene_path_key(child, path, "local_axis_a");
+		return scene_fail(p, child, "expected a non-zero direction [x, y]");
+	}
+	return true;
+}
+
+/* A direction, normalised: required unless local_axis_a is given (then it defaults to where that
+ * axis starts). */
+static bool get_axis(scene_parser *p, json_t *j, const char *path, const scene_joint_desc *jd, sinew_vec2 *out)
+{
+	if (jd->has_local_axis && json_object_get(j, "axis") == NULL) {
+		*out = sinew_rotate(initial_transform(p->desc, jd->body_a).q, jd->local_axis_a);
+		return true;
+	}
 	if (!scene_require(p, j, path, "axis") || !scene_get_vec2(p, j, path, "axis", out)) return false;
 	float length = sinew_length(*out);
 	if (!(length > 1e-6f) || !isfinite(length)) {
@@ -168,7 +220,7 @@ static bool parse_base(scene_parser *p, json_t *j, const char *path, scene_joint
 	    !scene_get_bool(p, j, path, "collide_connected", &base->collide_connected) ||
 	    !scene_get_number(p, j, path, "break_force", SCENE_NON_NEGATIVE, &base->break_force) ||
 	    !scene_get_number(p, j, path, "break_torque", SCENE_NON_NEGATIVE, &base->break_torque) ||
-	    !scene_get_bool(p, j, path, "enabled", &base->is_enabled)) {
+	    !scene_get_bool(p, j, path, "enabled", &base->is_enabled) || !parse_frames(p, j, path, out)) {
 		return false;
 	}
 	if (out->body_a == out->body_b) {
@@ -235,7 +287,7 @@ static bool parse_joint(scene_parser *p, json_t *j, const char *path, scene_join
 	case SINEW_PIN_JOINT: {
 		sinew_pin_joint_def *d = &out->def.pin;
 		*d = sinew_default_pin_joint_def();
-		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", &d->anchor) &&
+		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", out, true, &d->anchor) &&
 		       scene_get_number(p, j, path, "softness", SCENE_NON_NEGATIVE, &d->softness) &&
 		       scene_get_number(p, j, path, "bias", SCENE_NON_NEGATIVE, &d->bias) &&
 		       parse_limit(p, j, path, UNIT_DEGREES, false, &d->limit) &&
@@ -244,25 +296,25 @@ static bool parse_joint(scene_parser *p, json_t *j, const char *path, scene_join
 	case SINEW_REVOLUTE_JOINT: {
 		sinew_revolute_joint_def *d = &out->def.revolute;
 		*d = sinew_default_revolute_joint_def();
-		d->use_reference_angle = json_object_get(j, "reference_angle") != NULL;
-		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", &d->anchor) &&
-		       scene_get_degrees(p, j, path, "reference_angle", &d->reference_angle) &&
-		       parse_limit(p, j, path, UNIT_DEGREES, true, &d->limit) &&
+		if (!parse_base(p, j, path, out, &d->base)) return false;
+		d->use_reference_angle = out->has_reference_angle;
+		d->reference_angle = out->reference_angle;
+		return get_point(p, j, path, "anchor", out, true, &d->anchor) && parse_limit(p, j, path, UNIT_DEGREES, true, &d->limit) &&
 		       parse_motor(p, j, path, UNIT_DEGREES, "max_torque", &d->motor) &&
 		       parse_spring(p, j, path, UNIT_DEGREES, &d->spring);
 	}
 	case SINEW_PRISMATIC_JOINT: {
 		sinew_prismatic_joint_def *d = &out->def.prismatic;
 		*d = sinew_default_prismatic_joint_def();
-		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", &d->anchor) &&
-		       get_axis(p, j, path, &d->axis) && parse_limit(p, j, path, UNIT_LENGTH, false, &d->limit) &&
+		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", out, true, &d->anchor) &&
+		       get_axis(p, j, path, out, &d->axis) && parse_limit(p, j, path, UNIT_LENGTH, false, &d->limit) &&
 		       parse_motor(p, j, path, UNIT_LENGTH, "max_force", &d->motor) &&
 		       parse_spring(p, j, path, UNIT_LENGTH, &d->spring);
 	}
 	case SINEW_WELD_JOINT: {
 		sinew_weld_joint_def *d = &out->def.weld;
 		*d = sinew_default_weld_joint_def();
-		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", &d->anchor) &&
+		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", out, true, &d->anchor) &&
 		       scene_get_number(p, j, path, "linear_hertz", SCENE_NON_NEGATIVE, &d->linear_hertz) &&
 		       scene_get_number(p, j, path, "angular_hertz", SCENE_NON_NEGATIVE, &d->angular_hertz) &&
 		       scene_get_number(p, j, path, "linear_damping_ratio", SCENE_NON_NEGATIVE, &d->linear_damping_ratio) &&
@@ -271,16 +323,16 @@ static bool parse_joint(scene_parser *p, json_t *j, const char *path, scene_join
 	case SINEW_DISTANCE_JOINT: {
 		sinew_distance_joint_def *d = &out->def.distance;
 		*d = sinew_default_distance_joint_def();
-		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor_a", &d->anchor_a) &&
-		       get_point(p, j, path, "anchor_b", &d->anchor_b) && parse_lengths(p, j, path, d) &&
+		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor_a", out, false, &d->anchor_a) &&
+		       get_point(p, j, path, "anchor_b", out, true, &d->anchor_b) && parse_lengths(p, j, path, d) &&
 		       parse_spring(p, j, path, UNIT_NONE, &d->spring) &&
 		       parse_motor(p, j, path, UNIT_LENGTH, "max_force", &d->motor);
 	}
 	case SINEW_WHEEL_JOINT: {
 		sinew_wheel_joint_def *d = &out->def.wheel;
 		*d = sinew_default_wheel_joint_def();
-		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", &d->anchor) &&
-		       get_axis(p, j, path, &d->axis) && parse_spring(p, j, path, UNIT_LENGTH, &d->spring) &&
+		return parse_base(p, j, path, out, &d->base) && get_point(p, j, path, "anchor", out, true, &d->anchor) &&
+		       get_axis(p, j, path, out, &d->axis) && parse_spring(p, j, path, UNIT_LENGTH, &d->spring) &&
 		       parse_limit(p, j, path, UNIT_LENGTH, false, &d->limit) &&
 		       parse_motor(p, j, path, UNIT_DEGREES, "max_torque", &d->motor);
 	}
@@ -321,7 +373,29 @@ int scene_desc_find_joint(const scene_desc *desc, const char *name)
 	return name != NULL ? scene_find_sorted(desc->joint_by_name, desc->named_joint_count, name, joint_name, desc) : -1;
 }
 
+/* The authored frames of the file, set on the new joint (the bodies may have moved since the
+ * frames were authored, so the world anchors alone cannot say them). */
+static sinew_joint_id set_frames(const scene_joint_desc *j, sinew_joint_id id)
+{
+	if (SINEW_IS_NULL(id)) return id;
+	if ((j->has_local_anchors && !sinew_joint_set_local_anchors(id, j->local_anchor_a, j->local_anchor_b)) ||
+	    (j->has_local_axis && !sinew_joint_set_local_axis_a(id, j->local_axis_a)) ||
+	    (j->has_reference_angle && !sinew_joint_set_reference_angle(id, j->reference_angle)) ||
+	    (j->has_swing_reference && !sinew_joint_set_swing_reference(id, j->swing_reference))) {
+		sinew_destroy_joint(id);
+		return sinew_null_joint_id;
+	}
+	return id;
+}
+
+static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies);
+
 sinew_joint_id scene_build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies)
+{
+	return set_frames(&desc->joints[index], build_joint(world, desc, index, bodies));
+}
+
+static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies)
 {
 	const scene_joint_desc *j = &desc->joints[index];
 	sinew_body_id a = j->body_a >= 0 ? bodies[j->body_a] : sinew_null_body_id;

@@ -299,6 +299,10 @@ float sinew_scene_get_hz(const sinew_scene *scene) { return scene != NULL ? scen
 int sinew_scene_get_substeps(const sinew_scene *scene) { return scene != NULL ? scene->desc.substeps : 0; }
 int sinew_scene_get_default_steps(const sinew_scene *scene) { return scene != NULL ? scene->desc.steps : 0; }
 int sinew_scene_get_step(const sinew_scene *scene) { return scene != NULL ? scene->step : 0; }
+
+const scene_desc *scene_get_desc(const sinew_scene *scene) { return &scene->desc; }
+
+sinew_shape_id scene_get_shape(const sinew_scene *scene, int index) { return scene->shapes[index]; }
 double sinew_scene_get_world_step_seconds(const sinew_scene *scene)
 {
 	return scene != NULL ? scene->step_seconds : 0.0;

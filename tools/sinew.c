@@ -21,6 +21,7 @@ static int run_command(int argc, char **argv);
 static int check_command(int argc, char **argv);
 int render_command(int argc, char **argv); /* tools/render.c */
 int bench_command(int argc, char **argv); /* tools/bench.c */
+int save_command(int argc, char **argv); /* tools/save.c */
 
 static const command commands[] = {
 	{"run", run_command, "run SCENE [--steps N] [--trace FILE] [--every K] [--hash]",
@@ -30,6 +31,8 @@ static const command commands[] = {
 	 "draw the world after N steps (or a contact sheet of steps) into a PNG"},
 	{"bench", bench_command, "bench [SCENES...] [--steps N] [--repeat R] [--json FILE]",
 	 "time scene files (default scenes/bench/*.json); docs/benchmarks.md"},
+	{"save", save_command, "save SCENE OUT.json [--steps N]",
+	 "step a scene N times (default 0) and write its world as a scene file"},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 

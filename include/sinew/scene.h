@@ -91,6 +91,16 @@ SINEW_API int sinew_scene_get_named_joint_count(const sinew_scene *scene);
 /** The i-th named joint (0 <= i < count): its index in "joints", or -1 when i is out of range. */
 SINEW_API int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i);
 
+/** Write the scene's world as it is now as a scene file (docs/scene-format.md, "Saving"): world
+ * settings, every live body with its shapes, velocities and flags, every live joint with its
+ * authored local frames, limits, motor and spring; names kept (bodies a joint needs get
+ * "body_<index>"); world.steps is the scene's steps left. Script ops are not saved. A saved file
+ * loads into the same world bit for bit (rotations included). Returns false with a message in
+ * error when the file cannot be written. */
+SINEW_API bool sinew_scene_save(const sinew_scene *scene, const char *path, char *error, size_t error_size);
+/** The same scene file as a string (free it with free()); NULL with a message on failure. */
+SINEW_API char *sinew_scene_save_string(const sinew_scene *scene, char *error, size_t error_size);
+
 /** A trace file being written (the Traces section of docs/scene-format.md). Opaque. */
 typedef struct sinew_trace sinew_trace;
 

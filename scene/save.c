@@ -1,0 +1,538 @@
+/* Saving: the scene's world as it is now, written back as a scene file that loads into the same
+ * world. Everything is read through the public API (the scene's description only supplies names,
+ * hz, substeps, sleep and which masses were overridden), in file order, so the saved world is
+ * created in the same order as the live one.
+ *
+ * Exactness. Every float is written as the double equal to it ("%.17g"), which the loader turns
+ * back into the same float; angles go through degrees in double, which also comes back bit for bit
+ * (the relative error of the double product is far below half a float ulp). A body's rotation is
+ * kept as (cos, sin), which no angle need reproduce: the angle written is a float near
+ * atan2(sin, cos) whose cosf and sinf give the rotation bit for bit (there always is one for a body
+ * that has not turned since it was made), else one that reads back the same angle. Boxes are
+ * written as boxes when the loader rebuilds the very same polygon, else as a "polygon" with its
+ * normals and centroid. Joints carry their authored local frames (local_anchor_a/b, local_axis_a,
+ * reference_angle, swing_reference), so they come back as authored whatever the bodies did since.
+ *
+ * Not saved: script ops (a saved file has no script), contact and joint warm starts, sleep timers
+ * and the half-substep velocity lag, so a world saved after stepping continues close to, but not
+ * bit for bit like, the live one. A broken joint is saved disabled. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double DEGREES_PER_RADIAN = 180.0 / 3.14159265358979323846;
+
+typedef struct saver {
+	const sinew_scene *scene;
+	const scene_desc *desc;
+	int *body_of_slot;  /* body slot (index1) -> index in desc.bodies, or -1 */
+	int slot_count;
+	char **body_names;  /* the name each saved body is written with (NULL: unnamed) */
+	bool *body_used;    /* referred to by a saved joint: needs a name */
+	char *error;
+	size_t error_size;
+	bool failed;
+} saver;
+
+static void fail(saver *s, const char *message)
+{
+	if (!s->failed && s->error != NULL && s->error_size > 0) snprintf(s->error, s->error_size, "%s", message);
+	s->failed = true;
+}
+
+static uint32_t bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static bool same(float a, float b)
+{
+	return bits(a) == bits(b);
+}
+
+/* ---------------------------------------------------------------- JSON values */
+
+static void set(saver *s, json_t *obj, const char *key, json_t *value)
+{
+	if (value == NULL || json_object_set_new(obj, key, value) != 0) fail(s, "out of memory");
+}
+
+static json_t *real(float f)
+{
+	return json_real((double)f);
+}
+
+static json_t *degrees(float radians)
+{
+	return json_real((double)radians * DEGREES_PER_RADIAN);
+}
+
+static json_t *vec2(sinew_vec2 v)
+{
+	return json_pack("[oo]", real(v.x), real(v.y));
+}
+
+/* The key only when the value differs (bit for bit) from the format's default. */
+static void put_real(saver *s, json_t *obj, const char *key, float value, float fallback)
+{
+	if (!same(value, fallback)) set(s, obj, key, real(value));
+}
+
+static void put_degrees(saver *s, json_t *obj, const char *key, float radians, float fallback)
+{
+	if (!same(radians, fallback)) set(s, obj, key, degrees(radians));
+}
+
+static void put_vec2(saver *s, json_t *obj, const char *key, sinew_vec2 v, sinew_vec2 fallback)
+{
+	if (!same(v.x, fallback.x) || !same(v.y, fallback.y)) set(s, obj, key, vec2(v));
+}
+
+static void put_bool(saver *s, json_t *obj, const char *key, bool value, bool fallback)
+{
+	if (value != fallback) set(s, obj, key, json_boolean(value));
+}
+
+/* ---------------------------------------------------------------- angles */
+
+/* A float angle whose cosf and sinf are q bit for bit, near atan2(q); else one whose rotation
+ * reads back the same angle; else atan2(q) itself. */
+static float angle_of(sinew_rot q)
+{
+	float a0 = sinew_rot_angle(q), fallback = a0;
+	bool have_fallback = false;
+	float up = a0, down = a0;
+	for (int k = 0; k <= 64; ++k) {
+		for (int side = 0; side < (k == 0 ? 1 : 2); ++side) {
+			float a = side == 0 ? up : down;
+			sinew_rot r = sinew_make_rot(a);
+			if (same(r.c, q.c) && same(r.s, q.s)) return a;
+			if (!have_fallback && same(sinew_rot_angle(r), a0)) {
+				fallback = a;
+				have_fallback = true;
+			}
+		}
+		up = nextafterf(up, INFINITY);
+		down = nextafterf(down, -INFINITY);
+	}
+	return fallback;
+}
+
+/* ---------------------------------------------------------------- shapes */
+
+static bool same_polygon(const sinew_polygon *a, const sinew_polygon *b)
+{
+	if (a->count != b->count || !same(a->radius, b->radius) || !same(a->centroid.x, b->centroid.x) ||
+	    !same(a->centroid.y, b->centroid.y)) {
+		return false;
+	}
+	for (int i = 0; i < a->count; ++i) {
+		if (!same(a->vertices[i].x, b->vertices[i].x) || !same(a->vertices[i].y, b->vertices[i].y) ||
+		    !same(a->normals[i].x, b->normals[i].x) || !same(a->normals[i].y, b->normals[i].y)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The box keys (outer half extents, centre, angle) that make the loader rebuild exactly this
+ * polygon, when there are any. */
+static bool box_form(const sinew_polygon *poly, sinew_vec2 *half_extents, float *angle_out)
+{
+	if (poly->count != 4) return false;
+	sinew_vec2 center = poly->centroid;
+	/* a box's first normal is its rotation applied to (0, -1) */
+	sinew_rot q = {-poly->normals[0].y, poly->normals[0].x};
+	sinew_vec2 corner = sinew_inv_rotate(q, sinew_sub(poly->vertices[2], center)); /* (hx, hy) of the core */
+	float r = poly->radius;
+	float a0 = sinew_rot_angle(q);
+	for (int ka = 0; ka <= 32; ++ka) {
+		float angle = a0;
+		for (int i = 0; i < ka / 2 + (ka & 1); ++i) angle = nextafterf(angle, (ka & 1) ? INFINITY : -INFINITY);
+		sinew_rot qa = sinew_make_rot(angle);
+		if (!same(qa.c, q.c) || !same(qa.s, q.s)) continue;
+		for (int kx = 0; kx <= 8; ++kx) {
+			for (int ky = 0; ky <= 8; ++ky) {
+				sinew_vec2 h = {corner.x + r, corner.y + r};
+				for (int i = 0; i < kx / 2 + (kx & 1); ++i) h.x = nextafterf(h.x, (kx & 1) ? INFINITY : -INFINITY);
+				for (int i = 0; i < ky / 2 + (ky & 1); ++i) h.y = nextafterf(h.y, (ky & 1) ? INFINITY : -INFINITY);
+				if (!(h.x > r && h.y > r) || !isfinite(h.x) || !isfinite(h.y)) continue;
+				sinew_polygon box = scene_box_polygon(h, center, angle, r);
+				if (same_polygon(&box, poly)) {
+					*half_extents = h;
+					*angle_out = angle;
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+static json_t *points(const sinew_vec2 *v, int count)
+{
+	json_t *a = json_array();
+	for (int i = 0; a != NULL && i < count; ++i) {
+		if (json_array_append_new(a, vec2(v[i])) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static void save_geometry(saver *s, json_t *o, const sinew_geometry *g)
+{
+	switch (g->type) {
+	case SINEW_SHAPE_CIRCLE:
+		set(s, o, "type", json_string("circle"));
+		set(s, o, "radius", real(g->u.circle.radius));
+		put_vec2(s, o, "center", g->u.circle.center, sinew_v2(0.0f, 0.0f));
+		return;
+	case SINEW_SHAPE_CAPSULE:
+		set(s, o, "type", json_string("capsule"));
+		set(s, o, "center1", vec2(g->u.capsule.center1));
+		set(s, o, "center2", vec2(g->u.capsule.center2));
+		set(s, o, "radius", real(g->u.capsule.radius));
+		return;
+	case SINEW_SHAPE_POLYGON: {
+		const sinew_polygon *p = &g->u.polygon;
+		sinew_vec2 h;
+		float angle;
+		if (box_form(p, &h, &angle)) {
+			set(s, o, "type", json_string("box"));
+			set(s, o, "half_extents", vec2(h));
+			put_vec2(s, o, "center", p->centroid, sinew_v2(0.0f, 0.0f));
+			put_degrees(s, o, "angle", angle, 0.0f);
+			put_real(s, o, "radius", p->radius, 0.0f);
+			return;
+		}
+		set(s, o, "type", json_string("polygon"));
+		set(s, o, "vertices", points(p->vertices, p->count));
+		put_real(s, o, "radius", p->radius, 0.0f);
+		set(s, o, "normals", points(p->normals, p->count));
+		set(s, o, "centroid", vec2(p->centroid));
+		return;
+	}
+	case SINEW_SHAPE_TYPE_COUNT:
+		break;
+	}
+	fail(s, "a shape of an unknown type");
+}
+
+static json_t *save_shape(saver *s, int index)
+{
+	sinew_shape_id id = scene_get_shape(s->scene, index);
+	json_t *o = json_object();
+	if (o == NULL) return fail(s, "out of memory"), NULL;
+	sinew_geometry g = sinew_shape_get_geometry(id);
+	sinew_shape_def d = sinew_default_shape_def();
+	save_geometry(s, o, &g);
+	if (s->desc->shapes[index].name != NULL) set(s, o, "name", json_string(s->desc->shapes[index].name));
+	put_real(s, o, "density", sinew_shape_get_density(id), d.density);
+	put_real(s, o, "friction", sinew_shape_get_friction(id), d.friction);
+	put_real(s, o, "restitution", sinew_shape_get_restitution(id), d.restitution);
+	uint32_t layer = sinew_shape_get_layer(id), mask = sinew_shape_get_mask(id);
+	if (layer != 1) set(s, o, "layer", json_integer(layer));
+	if (mask != 1) set(s, o, "mask", json_integer(mask));
+	put_bool(s, o, "sensor", sinew_shape_is_sensor(id), false);
+	return o;
+}
+
+/* ---------------------------------------------------------------- bodies */
+
+static json_t *save_body(saver *s, int index)
+{
+	const scene_body_desc *bd = &s->desc->bodies[index];
+	sinew_body_id id = sinew_scene_get_body(s->scene, index);
+	sinew_body_def d = sinew_default_body_def();
+	json_t *o = json_object();
+	if (o == NULL) return fail(s, "out of memory"), NULL;
+	if (s->body_names[index] != NULL) set(s, o, "name", json_string(s->body_names[index]));
+	sinew_body_type type = sinew_body_get_type(id);
+	if (type != SINEW_DYNAMIC_BODY) set(s, o, "type", json_string(scene_body_type_names[type]));
+	put_vec2(s, o, "position", sinew_body_get_position(id), sinew_v2(0.0f, 0.0f));
+	put_degrees(s, o, "angle", angle_of(sinew_body_get_rotation(id)), 0.0f);
+	put_vec2(s, o, "linear_velocity", sinew_body_get_linear_velocity(id), sinew_v2(0.0f, 0.0f));
+	put_degrees(s, o, "angular_velocity", sinew_body_get_angular_velocity(id), 0.0f);
+	put_real(s, o, "linear_damping", sinew_body_get_linear_damping(id), d.linear_damping);
+	put_real(s, o, "angular_damping", sinew_body_get_angular_damping(id), d.angular_damping);
+	put_real(s, o, "gravity_scale", sinew_body_get_gravity_scale(id), d.gravity_scale);
+	put_bool(s, o, "fixed_rotation", sinew_body_is_fixed_rotation(id), false);
+	put_bool(s, o, "bullet", sinew_body_is_bullet(id), false);
+	put_bool(s, o, "awake", sinew_body_is_awake(id), true);
+	put_bool(s, o, "can_sleep", sinew_body_is_sleep_enabled(id), true);
+	put_bool(s, o, "enabled", sinew_body_is_enabled(id), true);
+	if (type == SINEW_DYNAMIC_BODY && (bd->has_mass || bd->has_inertia)) {
+		set(s, o, "mass", real(sinew_body_get_mass(id)));
+		set(s, o, "inertia", real(sinew_body_get_rotational_inertia(id)));
+	}
+	json_t *shapes = json_array();
+	if (shapes == NULL) return fail(s, "out of memory"), o;
+	for (int i = bd->first_shape; i < bd->first_shape + bd->shape_count; ++i) {
+		if (!sinew_shape_is_valid(scene_get_shape(s->scene, i))) continue;
+		json_t *shape = save_shape(s, i);
+		if (shape == NULL || json_array_append_new(shapes, shape) != 0) fail(s, "out of memory");
+	}
+	if (json_array_size(shapes) > 0) set(s, o, "shapes", shapes);
+	else json_decref(shapes);
+	return o;
+}
+
+/* ---------------------------------------------------------------- joints */
+
+static int body_index(const saver *s, sinew_body_id id)
+{
+	if (SINEW_IS_NULL(id) || id.index1 >= s->slot_count) return -1;
+	return s->body_of_slot[id.index1];
+}
+
+static void save_limit(saver *s, json_t *o, sinew_joint_id id, bool angular, bool has_frame)
+{
+	sinew_joint_limit l = sinew_joint_get_limit(id);
+	if (!l.enabled) return;
+	json_t *limit = json_pack("{soso}", "lower", angular ? degrees(l.lower) : real(l.lower), "upper",
+	                          angular ? degrees(l.upper) : real(l.upper));
+	if (limit != NULL && has_frame && l.frame == SINEW_LIMIT_WORLD) set(s, limit, "frame", json_string("world"));
+	set(s, o, "limit", limit);
+}
+
+static void save_motor(saver *s, json_t *o, sinew_joint_id id, bool angular, const char *max_key)
+{
+	sinew_joint_motor m = sinew_joint_get_motor(id);
+	if (!m.enabled) return;
+	json_t *motor = json_pack("{so}", "speed", angular ? degrees(m.speed) : real(m.speed));
+	if (motor != NULL && max_key != NULL && isfinite(m.max_effort)) set(s, motor, max_key, real(m.max_effort));
+	set(s, o, "motor", motor);
+}
+
+/* target: 0 none, 1 degrees, 2 length units */
+static void save_spring(saver *s, json_t *o, sinew_joint_id id, int target)
+{
+	sinew_joint_spring sp = sinew_joint_get_spring(id);
+	if (!sp.enabled) return;
+	json_t *spring = json_pack("{soso}", "hertz", real(sp.hertz), "damping_ratio", real(sp.damping_ratio));
+	if (spring != NULL && target != 0 && !same(sp.target, 0.0f)) {
+		set(s, spring, "target", target == 1 ? degrees(sp.target) : real(sp.target));
+	}
+	set(s, o, "spring", spring);
+}
+
+static json_t *save_joint(saver *s, int index)
+{
+	sinew_joint_id id = sinew_scene_get_joint(s->scene, index);
+	sinew_joint_type type = sinew_joint_get_type(id);
+	int a = body_index(s, sinew_joint_get_body_a(id)), b = body_index(s, sinew_joint_get_body_b(id));
+	json_t *o = json_object();
+	if (o == NULL) return fail(s, "out of memory"), NULL;
+	const char *name = s->desc->joints[index].name;
+	if (name != NULL) set(s, o, "name", json_string(name));
+	set(s, o, "type", json_string(scene_joint_type_names[type]));
+	if (a >= 0) set(s, o, "body_a", json_string(s->body_names[a]));
+	set(s, o, "body_b", json_string(s->body_names[b]));
+	put_bool(s, o, "collide_connected", sinew_joint_get_collide_connected(id), false);
+	float force = 0.0f, torque = 0.0f;
+	sinew_joint_get_break_thresholds(id, &force, &torque);
+	put_real(s, o, "break_force", force, 0.0f);
+	put_real(s, o, "break_torque", torque, 0.0f);
+	put_bool(s, o, "enabled", sinew_joint_is_enabled(id), true);
+	set(s, o, "local_anchor_a", vec2(sinew_joint_get_local_anchor_a(id)));
+	set(s, o, "local_anchor_b", vec2(sinew_joint_get_local_anchor_b(id)));
+	set(s, o, "reference_angle", degrees(sinew_joint_get_reference_angle(id)));
+	switch (type) {
+	case SINEW_PIN_JOINT: {
+		float softness = 0.0f, bias = 0.0f;
+		sinew_pin_joint_get_softness(id, &softness, &bias);
+		set(s, o, "swing_reference", degrees(sinew_joint_get_swing_reference(id)));
+		put_real(s, o, "softness", softness, 0.0f);
+		put_real(s, o, "bias", bias, 0.0f);
+		save_limit(s, o, id, true, false);
+		save_motor(s, o, id, true, NULL);
+		break;
+	}
+	case SINEW_REVOLUTE_JOINT:
+		set(s, o, "swing_reference", degrees(sinew_joint_get_swing_reference(id)));
+		save_limit(s, o, id, true, true);
+		save_motor(s, o, id, true, "max_torque");
+		save_spring(s, o, id, 1);
+		break;
+	case SINEW_PRISMATIC_JOINT:
+		set(s, o, "local_axis_a", vec2(sinew_joint_get_local_axis_a(id)));
+		save_limit(s, o, id, false, false);
+		save_motor(s, o, id, false, "max_force");
+		save_spring(s, o, id, 2);
+		break;
+	case SINEW_WELD_JOINT: {
+		float lh = 0.0f, lz = 0.0f, ah = 0.0f, az = 0.0f;
+		sinew_weld_joint_get_softness(id, &lh, &lz, &ah, &az);
+		put_real(s, o, "linear_hertz", lh, 0.0f);
+		put_real(s, o, "angular_hertz", ah, 0.0f);
+		put_real(s, o, "linear_damping_ratio", lz, 0.0f);
+		put_real(s, o, "angular_damping_ratio", az, 0.0f);
+		break;
+	}
+	case SINEW_DISTANCE_JOINT: {
+		float length = 0.0f, lo = 0.0f, hi = 0.0f;
+		sinew_distance_joint_get_lengths(id, &length, &lo, &hi);
+		set(s, o, "length", real(length));
+		set(s, o, "min_length", real(lo));
+		set(s, o, "max_length", real(hi));
+		save_spring(s, o, id, 0);
+		save_motor(s, o, id, false, "max_force");
+		break;
+	}
+	case SINEW_WHEEL_JOINT:
+		set(s, o, "local_axis_a", vec2(sinew_joint_get_local_axis_a(id)));
+		save_spring(s, o, id, 2);
+		save_limit(s, o, id, false, false);
+		save_motor(s, o, id, true, "max_torque");
+		break;
+	case SINEW_JOINT_TYPE_COUNT:
+		fail(s, "a joint of an unknown type");
+		break;
+	}
+	return o;
+}
+
+/* ---------------------------------------------------------------- names */
+
+/* Bodies a saved joint refers to need a name: their own, or body_<index> (with underscores added
+ * until no body of the file has it). */
+static bool name_bodies(saver *s)
+{
+	const scene_desc *d = s->desc;
+	for (int i = 0; i < d->joint_count; ++i) {
+		sinew_joint_id id = sinew_scene_get_joint(s->scene, i);
+		if (!sinew_joint_is_valid(id)) continue;
+		int a = body_index(s, sinew_joint_get_body_a(id)), b = body_index(s, sinew_joint_get_body_b(id));
+		if (a >= 0) s->body_used[a] = true;
+		if (b >= 0) s->body_used[b] = true;
+	}
+	for (int i = 0; i < d->body_count; ++i) {
+		if (d->bodies[i].name != NULL) {
+			s->body_names[i] = scene_strdup(d->bodies[i].name);
+			if (s->body_names[i] == NULL) return false;
+			continue;
+		}
+		if (!s->body_used[i]) continue;
+		char name[64];
+		snprintf(name, sizeof name, "body_%d", i);
+		while (scene_desc_find_body(d, name) >= 0 && strlen(name) + 1 < sizeof name) strcat(name, "_");
+		s->body_names[i] = scene_strdup(name);
+		if (s->body_names[i] == NULL) return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- the document */
+
+static json_t *save_document(saver *s)
+{
+	const scene_desc *d = s->desc;
+	sinew_world_id world = sinew_scene_get_world(s->scene);
+	json_t *root = json_object(), *w = json_object(), *bodies = json_array(), *joints = json_array();
+	if (root == NULL || w == NULL || bodies == NULL || joints == NULL) {
+		json_decref(root), json_decref(w), json_decref(bodies), json_decref(joints);
+		fail(s, "out of memory");
+		return NULL;
+	}
+	set(s, root, "sinew_scene", json_integer(SINEW_SCENE_FORMAT_VERSION));
+	set(s, w, "gravity", vec2(sinew_world_get_gravity(world)));
+	put_real(s, w, "length_units_per_meter", sinew_world_get_length_units_per_meter(world), 1.0f);
+	set(s, w, "hz", real(sinew_scene_get_hz(s->scene)));
+	set(s, w, "substeps", json_integer(sinew_scene_get_substeps(s->scene)));
+	int left = sinew_scene_get_default_steps(s->scene) - sinew_scene_get_step(s->scene);
+	set(s, w, "steps", json_integer(left > 0 ? left : 0));
+	set(s, w, "sleep", json_boolean(d->sleep));
+	set(s, root, "world", w);
+	for (int i = 0; i < d->body_count; ++i) {
+		if (!sinew_body_is_valid(sinew_scene_get_body(s->scene, i))) continue;
+		json_t *body = save_body(s, i);
+		if (body == NULL || json_array_append_new(bodies, body) != 0) fail(s, "out of memory");
+	}
+	set(s, root, "bodies", bodies);
+	for (int i = 0; i < d->joint_count; ++i) {
+		if (!sinew_joint_is_valid(sinew_scene_get_joint(s->scene, i))) continue;
+		json_t *joint = save_joint(s, i);
+		if (joint == NULL || json_array_append_new(joints, joint) != 0) fail(s, "out of memory");
+	}
+	if (json_array_size(joints) > 0) set(s, root, "joints", joints);
+	else json_decref(joints);
+	return root;
+}
+
+/* Builds the document; NULL (with a message) on failure. */
+static json_t *build_document(const sinew_scene *scene, char *error, size_t error_size)
+{
+	saver s;
+	memset(&s, 0, sizeof s);
+	s.scene = scene;
+	s.error = error;
+	s.error_size = error_size;
+	if (scene == NULL) {
+		fail(&s, "no scene");
+		return NULL;
+	}
+	s.desc = scene_get_desc(scene);
+	const scene_desc *d = s.desc;
+	int slots = 1;
+	for (int i = 0; i < d->body_count; ++i) {
+		sinew_body_id id = sinew_scene_get_body(scene, i);
+		if (id.index1 >= slots) slots = id.index1 + 1;
+	}
+	size_t n = (size_t)(d->body_count > 0 ? d->body_count : 1);
+	s.slot_count = slots;
+	s.body_of_slot = malloc((size_t)slots * sizeof *s.body_of_slot);
+	s.body_names = calloc(n, sizeof *s.body_names);
+	s.body_used = calloc(n, sizeof *s.body_used);
+	json_t *root = NULL;
+	if (s.body_of_slot == NULL || s.body_names == NULL || s.body_used == NULL) {
+		fail(&s, "out of memory");
+	} else {
+		for (int i = 0; i < slots; ++i) s.body_of_slot[i] = -1;
+		for (int i = 0; i < d->body_count; ++i) {
+			sinew_body_id id = sinew_scene_get_body(scene, i);
+			if (sinew_body_is_valid(id)) s.body_of_slot[id.index1] = i;
+		}
+		if (!name_bodies(&s)) fail(&s, "out of memory");
+		else root = save_document(&s);
+	}
+	for (int i = 0; s.body_names != NULL && i < d->body_count; ++i) free(s.body_names[i]);
+	free(s.body_names);
+	free(s.body_used);
+	free(s.body_of_slot);
+	if (s.failed) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+#define SAVE_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+char *sinew_scene_save_string(const sinew_scene *scene, char *error, size_t error_size)
+{
+	json_t *root = build_document(scene, error, error_size);
+	if (root == NULL) return NULL;
+	char *text = json_dumps(root, SAVE_FLAGS);
+	json_decref(root);
+	if (text == NULL && error != NULL && error_size > 0) snprintf(error, error_size, "out of memory");
+	return text;
+}
+
+bool sinew_scene_save(const sinew_scene *scene, const char *path, char *error, size_t error_size)
+{
+	char *text = sinew_scene_save_string(scene, error, error_size);
+	if (text == NULL) return false;
+	FILE *f = fopen(path, "wb");
+	bool ok = f != NULL && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+	if (f != NULL && fclose(f) != 0) ok = false;
+	free(text);
+	if (!ok && error != NULL && error_size > 0) snprintf(error, error_size, "%s: cannot write the file", path);
+	return ok;
+}
