@@ -97,7 +97,7 @@ static void test_every_reference_scene_loads(void **state)
 		assert_non_null(scene);
 		assert_true(sinew_world_is_valid(sinew_scene_get_world(scene)));
 		assert_true(sinew_scene_get_body_count(scene) > 0);
-		assert_true(sinew_scene_get_default_steps(scene) >= 500); /* joint_grid: 500, as the benchmark */
+		assert_true(sinew_scene_get_default_steps(scene) >= 120); /* at least 2 s: long enough to show its point */
 		for (int s = 0; s < 10; ++s) assert_true(sinew_scene_step(scene));
 		assert_int_equal(sinew_scene_get_step(scene), 10);
 		sinew_scene_destroy(scene);
