@@ -12,7 +12,7 @@ static const char *const world_keys[] = {"gravity", "length_units_per_meter", "h
 static const char *const body_keys[] = {
 	"name", "type", "position", "angle", "linear_velocity", "angular_velocity", "linear_damping",
 	"angular_damping", "gravity_scale", "fixed_rotation", "bullet", "awake", "can_sleep", "enabled", "mass",
-	"inertia", "layer", "mask", "shapes", NULL};
+	"inertia", "layer", "mask", "shapes", "rotation", NULL};
 
 /* Keys of each shape type: the common ones, then the type's own. */
 #define SHAPE_COMMON "type", "name", "density", "friction", "restitution", "layer", "mask", "sensor"
@@ -306,6 +306,18 @@ static bool parse_body(scene_parser *p, json_t *b, const char *path, scene_body_
 		return false;
 	}
 	def->type = (sinew_body_type)type;
+	/* "rotation": [cos, sin], the exact rotation of a saved body (angle alone cannot always say it) */
+	out->has_rotation = json_object_get(b, "rotation") != NULL;
+	if (out->has_rotation) {
+		sinew_vec2 r = {1.0f, 0.0f};
+		if (!scene_get_vec2(p, b, path, "rotation", &r)) return false;
+		out->rotation = (sinew_rot){r.x, r.y};
+		if (!sinew_rot_is_valid(out->rotation)) {
+			scene_path_key(child, path, "rotation");
+			return scene_fail(p, child, "expected a unit vector [cos, sin]");
+		}
+		def->angle = sinew_rot_angle(out->rotation);
+	}
 	out->has_mass = json_object_get(b, "mass") != NULL;
 	out->has_inertia = json_object_get(b, "inertia") != NULL;
 	if ((out->has_mass || out->has_inertia) && def->type != SINEW_DYNAMIC_BODY) {

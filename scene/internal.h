@@ -25,6 +25,8 @@ typedef struct scene_body_desc {
 	int first_shape, shape_count;
 	float mass, inertia; /* overrides, used when has_mass / has_inertia */
 	bool has_mass, has_inertia;
+	sinew_rot rotation;  /* "rotation" [cos, sin] (saved scenes): set exactly, when has_rotation */
+	bool has_rotation;
 } scene_body_desc;
 
 /** One joint: its type's def (anchors and axes in world space, angles in radians) with the

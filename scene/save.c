@@ -8,7 +8,8 @@
  * (the relative error of the double product is far below half a float ulp). A body's rotation is
  * kept as (cos, sin), which no angle need reproduce: the angle written is a float near
  * atan2(sin, cos) whose cosf and sinf give the rotation bit for bit (there always is one for a body
- * that has not turned since it was made), else one that reads back the same angle. Boxes are
+ * that has not turned since it was made); when there is none, "rotation": [cos, sin] is written
+ * too and the loader sets it exactly (sinew_body_set_rotation). Boxes are
  * written as boxes when the loader rebuilds the very same polygon, else as a "polygon" with its
  * normals and centroid. Joints carry their authored local frames (local_anchor_a/b, local_axis_a,
  * reference_angle, swing_reference), so they come back as authored whatever the bodies did since.
@@ -102,8 +103,9 @@ static void put_bool(saver *s, json_t *obj, const char *key, bool value, bool fa
 
 /* A float angle whose cosf and sinf are q bit for bit, near atan2(q); else one whose rotation
  * reads back the same angle; else atan2(q) itself. */
-static float angle_of(sinew_rot q)
+static float angle_of(sinew_rot q, bool *exact)
 {
+	*exact = true;
 	float a0 = sinew_rot_angle(q), fallback = a0;
 	bool have_fallback = false;
 	float up = a0, down = a0;
@@ -120,6 +122,7 @@ static float angle_of(sinew_rot q)
 		up = nextafterf(up, INFINITY);
 		down = nextafterf(down, -INFINITY);
 	}
+	*exact = false;
 	return fallback;
 }
 
@@ -257,7 +260,10 @@ static json_t *save_body(saver *s, int index)
 	sinew_body_type type = sinew_body_get_type(id);
 	if (type != SINEW_DYNAMIC_BODY) set(s, o, "type", json_string(scene_body_type_names[type]));
 	put_vec2(s, o, "position", sinew_body_get_position(id), sinew_v2(0.0f, 0.0f));
-	put_degrees(s, o, "angle", angle_of(sinew_body_get_rotation(id)), 0.0f);
+	sinew_rot q = sinew_body_get_rotation(id);
+	bool exact = true;
+	put_degrees(s, o, "angle", angle_of(q, &exact), 0.0f);
+	if (!exact) set(s, o, "rotation", vec2(sinew_v2(q.c, q.s)));
 	put_vec2(s, o, "linear_velocity", sinew_body_get_linear_velocity(id), sinew_v2(0.0f, 0.0f));
 	put_degrees(s, o, "angular_velocity", sinew_body_get_angular_velocity(id), 0.0f);
 	put_real(s, o, "linear_damping", sinew_body_get_linear_damping(id), d.linear_damping);

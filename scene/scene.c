@@ -90,6 +90,9 @@ static bool override_mass(sinew_scene *s, scene_parser *p, sinew_body_id body, i
 	return scene_fail(p, path, "the engine refused this mass: %s", s->last_error);
 }
 
+static void restore_velocity(sinew_body_id body, const sinew_body_def *def);
+static void restore_sleep(sinew_scene *s);
+
 static bool build_bodies(sinew_scene *s, scene_parser *p)
 {
 	for (int i = 0; i < s->desc.body_count; ++i) {
@@ -98,12 +101,34 @@ static bool build_bodies(sinew_scene *s, scene_parser *p)
 		scene_path_index(path, "bodies", (size_t)i);
 		s->bodies[i] = sinew_create_body(s->world, &d->def);
 		if (SINEW_IS_NULL(s->bodies[i])) return scene_fail(p, path, "the engine refused this body: %s", s->last_error);
+		if (d->has_rotation && !sinew_body_set_rotation(s->bodies[i], d->rotation)) {
+			return scene_fail(p, path, "the engine refused this rotation: %s", s->last_error);
+		}
 		for (int j = 0; j < d->shape_count; ++j) {
 			if (!build_shape(s, p, s->bodies[i], i, d->first_shape + j)) return false;
 		}
 		if (!override_mass(s, p, s->bodies[i], i)) return false;
+		restore_velocity(s->bodies[i], &d->def);
 	}
 	return true;
+}
+
+/* Shapes and mass overrides move the centre of mass, and the engine keeps the origin's velocity
+ * when they do; the file's velocity is the centre of mass's (a saved body's reads back as saved). */
+static void restore_velocity(sinew_body_id body, const sinew_body_def *def)
+{
+	if (def->type == SINEW_STATIC_BODY) return;
+	sinew_vec2 v = sinew_body_get_linear_velocity(body);
+	if (memcmp(&v, &def->linear_velocity, sizeof v) != 0) sinew_body_set_linear_velocity(body, def->linear_velocity);
+}
+
+/* Joints wake their bodies when they are made: bodies the file says are asleep go back to sleep. */
+static void restore_sleep(sinew_scene *s)
+{
+	for (int i = 0; i < s->desc.body_count; ++i) {
+		const sinew_body_def *def = &s->desc.bodies[i].def;
+		if (!def->is_awake && def->can_sleep && sinew_body_is_awake(s->bodies[i])) sinew_body_set_awake(s->bodies[i], false);
+	}
 }
 
 /* Shape slot -> body index, so events (which carry shape ids) can name bodies. */
@@ -184,6 +209,7 @@ static bool build(sinew_scene *s, scene_parser *p)
 		if (d->joints[i].name != NULL) s->named_joints[named++] = i;
 	}
 	if (!build_bodies(s, p) || !index_shapes(s, p) || !build_joints(s, p)) return false;
+	restore_sleep(s);
 	s->building = false;
 	s->doing = "stepping";
 	s->error_count = 0;

@@ -319,6 +319,16 @@ bool sinew_body_set_transform(sinew_body_id body_id, sinew_vec2 position, float 
 	return set_transform(w, b, position, sinew_make_rot(angle));
 }
 
+bool sinew_body_set_rotation(sinew_body_id body_id, sinew_rot rotation)
+{
+	BODY_MUT_OR(false, "sinew_body_set_rotation");
+	if (!sinew_rot_is_valid(rotation)) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_set_rotation: expected a unit (cos, sin)");
+		return false;
+	}
+	return set_transform(w, b, b->xf.p, rotation);
+}
+
 bool sinew_body_set_position(sinew_body_id body_id, sinew_vec2 position)
 {
 	BODY_MUT_OR(false, "sinew_body_set_position");

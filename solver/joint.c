@@ -757,6 +757,7 @@ sinew_vec2 sinew_joint_get_local_anchor_b(sinew_joint_id joint_id)
 sinew_vec2 sinew_joint_get_local_axis_a(sinew_joint_id joint_id)
 {
 	JOINT_OR(sinew_v2(0.0f, 0.0f), "sinew_joint_get_local_axis_a");
+	if (j->type != SINEW_PRISMATIC_JOINT && j->type != SINEW_WHEEL_JOINT) return sinew_v2(0.0f, 0.0f);
 	return j->local_axis_a;
 }
 

@@ -95,6 +95,8 @@ SINEW_API sinew_transform sinew_body_get_transform(sinew_body_id body);
 SINEW_API bool sinew_body_set_transform(sinew_body_id body, sinew_vec2 position, float angle);
 SINEW_API bool sinew_body_set_position(sinew_body_id body, sinew_vec2 position);
 SINEW_API bool sinew_body_set_angle(sinew_body_id body, float angle);
+/** Turn the body about its origin to exactly this unit rotation (cos, sin), bit for bit; wakes it. */
+SINEW_API bool sinew_body_set_rotation(sinew_body_id body, sinew_rot rotation);
 SINEW_API sinew_vec2 sinew_body_get_world_center(sinew_body_id body);
 SINEW_API sinew_vec2 sinew_body_get_local_center(sinew_body_id body);
 SINEW_API sinew_vec2 sinew_body_get_world_point(sinew_body_id body, sinew_vec2 local_point);
