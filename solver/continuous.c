@@ -1,6 +1,6 @@
 /* Continuous collision. When the substeps are done (before the joints' position projection and
  * before the positions are written out), a dynamic body that moved more
- * than a quarter of its thinnest part is swept from where it started to where it ended, against
+ * than a quarter of its thinnest half-thickness is swept from where it started to where it ended, against
  * static shapes (and, for bullets, against other dynamic bodies where they ended), and stopped at
  * the first time of impact: moved back along its sweep to that fraction. Its velocity is kept; the
  * contact found there takes over at the next step (stopping, bouncing or pushing, and keeping the
@@ -11,8 +11,8 @@
 
 #define SINEW_CCD_FRACTION 0.25f
 
-/* Half the thinnest dimension of any shape of the body: moving less than a fraction of it per step
- * cannot carry the body through anything. */
+/* The half-thickness of the body's thinnest part (a radius, or a polygon's centroid-to-edge
+ * distance): moving less than a quarter of it per step cannot carry the body through anything. */
 static float thinnest(const sinew_world *w, const sinew_body *b)
 {
 	float t = SINEW_HUGE;
@@ -129,9 +129,8 @@ static void rewind(sinew_world *w, sinew_body *b, float t)
 	sb->dq = sinew_make_rot(t * sinew_rot_angle(sb->dq));
 }
 
-/* Bodies held together by joints go back together, to the earliest impact of any of them, so the
- * sweep of one fast limb does not pull it out of its joints. */
-static void rewind_jointed(sinew_world *w, int32_t seed, float t)
+/* The bodies held together by joints with body seed (itself included), into island_bodies. */
+static void collect_figure(sinew_world *w, int32_t seed)
 {
 	int32_t mark = -3 - w->step_index;
 	stbds_arrsetlen(w->island_stack, 0);
@@ -153,26 +152,45 @@ static void rewind_jointed(sinew_world *w, int32_t seed, float t)
 			stbds_arrput(w->island_stack, oi);
 		}
 	}
-	int n = (int)stbds_arrlen(w->island_bodies);
-	for (int i = 0; i < n; ++i) rewind(w, &w->bodies[w->island_bodies[i]], t);
 }
 
 void sinew_continuous_collide(sinew_world *w)
 {
 	if (!w->def.enable_continuous) return;
 	int n = (int)stbds_arrlen(w->awake_bodies);
+	/* first every fast body's own earliest impact, before anything moves back ... */
+	stbds_arrsetlen(w->sweep_fractions, n);
+	bool any = false;
 	for (int i = 1; i < n; ++i) {
+		w->sweep_fractions[i] = 1.0f;
 		int32_t bi = w->awake_bodies[i];
 		sinew_body *b = &w->bodies[bi];
 		if (b->type != SINEW_DYNAMIC_BODY || b->shape_count == 0) continue;
 		const sinew_solver_body *sb = &w->solver_bodies[i];
 		float travel = sinew_length(sb->dp) + sinew_absf(sinew_rot_angle(sb->dq)) * b->max_extent;
 		if (travel < SINEW_CCD_FRACTION * thinnest(w, b)) continue;
-		float t = first_impact(w, b, bi);
+		w->sweep_fractions[i] = first_impact(w, b, bi);
+		any = any || w->sweep_fractions[i] < 1.0f;
+	}
+	if (!any) return;
+	/* ... then each body goes back once: a body held by joints with all its figure, to the earliest
+	 * impact of any of them, so one fast limb is not pulled out of its joints */
+	for (int i = 1; i < n; ++i) {
+		float t = w->sweep_fractions[i];
 		if (t >= 1.0f) continue;
-		if (b->joint_count > 0)
-			rewind_jointed(w, bi, t);
-		else
+		sinew_body *b = &w->bodies[w->awake_bodies[i]];
+		if (b->joint_count == 0) {
 			rewind(w, b, t);
+			w->sweep_fractions[i] = 2.0f; /* done */
+			continue;
+		}
+		collect_figure(w, w->awake_bodies[i]);
+		int m = (int)stbds_arrlen(w->island_bodies);
+		for (int k = 0; k < m; ++k) t = sinew_minf(t, w->sweep_fractions[w->bodies[w->island_bodies[k]].solver_index]);
+		for (int k = 0; k < m; ++k) {
+			sinew_body *member = &w->bodies[w->island_bodies[k]];
+			rewind(w, member, t);
+			w->sweep_fractions[member->solver_index] = 2.0f;
+		}
 	}
 }

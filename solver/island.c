@@ -1,5 +1,5 @@
 /* Islands and sleep. Before the solve, a depth-first search from every awake dynamic body over
- * touching contacts wakes whatever it reaches (static and kinematic bodies do not join islands,
+ * touching contacts and joints wakes whatever it reaches (static and kinematic bodies do not join islands,
  * so a pile on the ground is its own island). After the solve, a body that stayed slower than
  * its sleep threshold accumulates sleep time; an island whose every body has rested for
  * SINEW_TIME_TO_SLEEP falls asleep as a whole. An island touching a moving kinematic body never

@@ -1,8 +1,13 @@
 /* One step of the soft-step solver over the awake bodies:
- *   gather awake bodies into contiguous solver state, prepare contact constraints, then per
- *   substep h = dt / substeps: integrate velocities -> warm start -> solve (with bias) ->
- *   integrate positions -> relax (without bias); then restitution, store impulses for the next
- *   step's warm start, and write the results back to the bodies. */
+ *   gather awake bodies into contiguous solver state (velocities shifted back half a substep of
+ *   forces when the user set them), prepare contact constraints, prepare joint rows and build the
+ *   joint trees; then per substep h = dt / substeps: integrate velocities -> joint rows and tree
+ *   factorisation at the current pose -> warm start joints and contacts -> solve (joint rows,
+ *   contacts, then the exact tree solve) with bias -> integrate positions -> relax without bias
+ *   (twice) -> sum the substep's joint impulses; then continuous collision (fast bodies back to
+ *   their time of impact), the joint trees' position projection, restitution, store impulses for
+ *   the next step's warm start, joint reactions and breaking, and write the results back to the
+ *   bodies. */
 #include "joint.h"
 
 /* Awake, enabled, non-static bodies get solver slots 1..n; slot 0 is the static dummy. */
