@@ -24,8 +24,10 @@
  * nothing. Calls that change the world are refused while it is stepping.
  *
  * One step: broadphase (dynamic AABB tree) -> narrowphase (manifolds with feature ids) ->
- * substeps of the soft-constraint solver (integrate velocities, warm start, solve, integrate
- * positions, relax) -> restitution -> continuous collision -> islands and sleep -> events.
+ * islands (waking sleepers that are touched) -> substeps (integrate velocities, warm start,
+ * solve joint rows and soft contacts, solve joint trees exactly, integrate positions, relax) ->
+ * continuous collision -> joint position projection -> restitution -> joint reactions and
+ * breaking -> sleep -> events.
  */
 #ifndef SINEW_SINEW_H
 #define SINEW_SINEW_H
