@@ -532,13 +532,12 @@ static void wheel_suspension_and_car(void **state)
 }
 
 /* 50 ragdolls dropped into a bin pile up. Joints: at no frame does one come apart by more than 2 cm
- * (the issue's bound; measured: about 1 mm). Limits: the issue asks for no overshoot above 2
- * degrees; the limits of joint trees are held by the exact solve's active set and fast limbs are
- * swept, which keeps all but a handful of the 600 frames within 2 degrees, but in the frame where
- * two figures slam together one joint can still pass its limit by anything from 1 to 30 degrees
- * (the heap is chaotic: small changes move that one frame). So the limit assertion is a guard
- * against blow-ups (which send limits far past 90 degrees), not the target; issue 3 stays open for
- * it, and the test prints the measured figures. */
+ * (the issue's bound; measured: 0.3 mm). Limits: the issue asks for no overshoot above 2 degrees;
+ * the limits of joint trees are held by the exact solve's active set and fast limbs are swept with
+ * their whole figure, which keeps all but two of the 600 frames within 2 degrees; in the frame
+ * where two figures slam together one joint still passes its limit by about 3 degrees (3.3 here,
+ * 2.4 in a heap dropped from 30 m). So the assertion holds that (under 5 degrees, at most 1 % of
+ * the frames over 2), not the 2 degree target; issue 3 stays open for the last degree. */
 static void ragdoll_heap(void **state)
 {
 	(void)state;
@@ -579,8 +578,8 @@ static void ragdoll_heap(void **state)
 	              (double)worst_sep, (double)(worst_limit * 180.0f / SINEW_PI), frames_over_2deg, (double)top);
 	assert_true(top < 3.0f); /* they did fall into a heap */
 	assert_true(worst_sep < 0.02f);
-	assert_true(worst_limit < 60.0f * SINEW_PI / 180.0f);
-	assert_true(frames_over_2deg <= 12); /* 2 % of the frames */
+	assert_true(worst_limit < 5.0f * SINEW_PI / 180.0f);
+	assert_true(frames_over_2deg <= 6); /* 1 % of the frames */
 	sinew_destroy_world(w);
 }
 
