@@ -54,7 +54,7 @@ def main():
         def ratio(peer):
             if r["sinew"] is None or r[peer] is None or not r[peer]["ms_per_step"] or r["sinew"]["ms_per_step"] is None:
                 return "—"
-            return "%.2f" % (r["sinew"]["ms_per_step"] / r[peer]["ms_per_step"])
+            return "%.3g" % (r["sinew"]["ms_per_step"] / r[peer]["ms_per_step"])
 
         steps = "/".join(str(r[e]["steps"]) if r[e] else "—" for e in ENGINES)
         print("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
