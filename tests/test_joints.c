@@ -583,6 +583,58 @@ static void ragdoll_heap(void **state)
 	sinew_destroy_world(w);
 }
 
+/* A 10x10 grid of circles on revolute joints to their upper and left neighbours (loops everywhere)
+ * hangs from its top row and holds together; asking for joint softness stiffer than the substep
+ * can carry (1 kHz) is capped instead of making the loops diverge. */
+static void joint_grid_with_loops_holds(void **state)
+{
+	(void)state;
+	for (int stiff = 0; stiff < 2; ++stiff) {
+		sinew_world_def wd = sinew_default_world_def();
+		wd.enable_sleep = false;
+		if (stiff) wd.joint_hertz = 1000.0f;
+		sinew_world_id w = sinew_create_world(&wd);
+		enum { N = 10 };
+		sinew_body_id b[N][N];
+		sinew_joint_id joints[2 * N * N];
+		int nj = 0;
+		sinew_shape_def sd = sinew_default_shape_def();
+		sd.layer = 2; /* circles never collide with each other */
+		sd.mask = 1;
+		for (int i = 0; i < N; ++i)
+			for (int k = 0; k < N; ++k) {
+				sinew_body_def bd = sinew_default_body_def();
+				bd.type = i == 0 ? SINEW_STATIC_BODY : SINEW_DYNAMIC_BODY;
+				bd.position = sinew_v2((float)k, -(float)i);
+				b[i][k] = sinew_create_body(w, &bd);
+				sinew_circle c = {{0.0f, 0.0f}, 0.4f};
+				sinew_create_circle_shape(b[i][k], &sd, &c);
+				if (i > 0) {
+					sinew_revolute_joint_def jd = sinew_default_revolute_joint_def();
+					jd.base.body_a = b[i - 1][k];
+					jd.base.body_b = b[i][k];
+					jd.anchor = sinew_v2((float)k, -(float)i + 0.5f);
+					joints[nj++] = sinew_create_revolute_joint(w, &jd);
+				}
+				if (k > 0 && i > 0) {
+					sinew_revolute_joint_def jd = sinew_default_revolute_joint_def();
+					jd.base.body_a = b[i][k - 1];
+					jd.base.body_b = b[i][k];
+					jd.anchor = sinew_v2((float)k - 0.5f, -(float)i);
+					joints[nj++] = sinew_create_revolute_joint(w, &jd);
+				}
+			}
+		float worst = 0.0f;
+		for (int s = 0; s < 300; ++s) {
+			step_n(w, 1);
+			for (int j = 0; j < nj; ++j) worst = sinew_maxf(worst, sinew_joint_get_linear_error(joints[j]));
+		}
+		print_message("joint grid 10x10%s: worst separation %.4f m\n", stiff ? " (1 kHz asked)" : "", (double)worst);
+		assert_true(worst < 0.02f); /* 2 % of the 1 m spacing */
+		sinew_destroy_world(w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +650,7 @@ int main(void)
 		cmocka_unit_test(distance_rod_rope_spring),
 		cmocka_unit_test(wheel_suspension_and_car),
 		cmocka_unit_test(ragdoll_heap),
+		cmocka_unit_test(joint_grid_with_loops_holds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
