@@ -286,6 +286,30 @@ static bool begin_create(sinew_world_id world_id, const char *fn, sinew_world **
 	return w != NULL && sinew_world_check_unlocked(w, fn);
 }
 
+/* What every create function checks first: the world, the def, its bodies and thresholds. */
+static bool open_def(sinew_world_id world_id, const char *fn, const void *def, const sinew_joint_base_def *base,
+                     int internal_value, sinew_world **w, int32_t *ia, int32_t *ib)
+{
+	if (!begin_create(world_id, fn, w)) return false;
+	if (def == NULL) return bad(*w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL");
+	return check_base(*w, base, internal_value, fn, ia, ib);
+}
+
+#define OPEN_DEF(def) \
+	open_def(world_id, fn, def, (def) ? &(def)->base : NULL, (def) ? (def)->internal_value : 0, &w, &ia, &ib)
+
+static bool check_anchor(sinew_world *w, const char *fn, sinew_vec2 anchor)
+{
+	return finite2(anchor) || bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite");
+}
+
+/* The pair's contacts follow the new joint's collide_connected; hand out its id. */
+static sinew_joint_id close_def(sinew_world *w, int32_t index)
+{
+	refresh_pair(w, &w->joints[index]);
+	return make_joint_id(w, index);
+}
+
 static common_frame frame_at(int32_t ia, int32_t ib, sinew_vec2 anchor_a, sinew_vec2 anchor_b)
 {
 	common_frame cf;
@@ -317,10 +341,7 @@ sinew_joint_id sinew_create_pin_joint(sinew_world_id world_id, const sinew_pin_j
 	const char *fn = "sinew_create_pin_joint";
 	sinew_world *w;
 	int32_t ia, ib;
-	if (!begin_create(world_id, fn, &w)) return sinew_null_joint_id;
-	if (def == NULL) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL"), sinew_null_joint_id;
-	if (!check_base(w, &def->base, def->internal_value, fn, &ia, &ib)) return sinew_null_joint_id;
-	if (!finite2(def->anchor)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite"), sinew_null_joint_id;
+	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
 	if (!check_nonneg(w, fn, "softness must be finite and >= 0", def->softness) ||
 	    !check_nonneg(w, fn, "bias must be finite and >= 0", def->bias) || !check_limit(w, fn, &def->limit) ||
 	    !check_motor(w, fn, &def->motor))
@@ -333,8 +354,7 @@ sinew_joint_id sinew_create_pin_joint(sinew_world_id world_id, const sinew_pin_j
 	j->limit = def->limit;
 	j->limit.frame = SINEW_LIMIT_WORLD;
 	j->motor = def->motor;
-	refresh_pair(w, j);
-	return make_joint_id(w, index);
+	return close_def(w, index);
 }
 
 sinew_joint_id sinew_create_revolute_joint(sinew_world_id world_id, const sinew_revolute_joint_def *def)
@@ -342,10 +362,7 @@ sinew_joint_id sinew_create_revolute_joint(sinew_world_id world_id, const sinew_
 	const char *fn = "sinew_create_revolute_joint";
 	sinew_world *w;
 	int32_t ia, ib;
-	if (!begin_create(world_id, fn, &w)) return sinew_null_joint_id;
-	if (def == NULL) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL"), sinew_null_joint_id;
-	if (!check_base(w, &def->base, def->internal_value, fn, &ia, &ib)) return sinew_null_joint_id;
-	if (!finite2(def->anchor)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite"), sinew_null_joint_id;
+	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
 	if (!check_reference(w, fn, def->use_reference_angle, def->reference_angle) || !check_limit(w, fn, &def->limit) ||
 	    !check_motor(w, fn, &def->motor) || !check_spring(w, fn, &def->spring))
 		return sinew_null_joint_id;
@@ -357,8 +374,7 @@ sinew_joint_id sinew_create_revolute_joint(sinew_world_id world_id, const sinew_
 	j->limit = def->limit;
 	j->motor = def->motor;
 	j->spring = def->spring;
-	refresh_pair(w, j);
-	return make_joint_id(w, index);
+	return close_def(w, index);
 }
 
 sinew_joint_id sinew_create_prismatic_joint(sinew_world_id world_id, const sinew_prismatic_joint_def *def)
@@ -367,10 +383,7 @@ sinew_joint_id sinew_create_prismatic_joint(sinew_world_id world_id, const sinew
 	sinew_world *w;
 	int32_t ia, ib;
 	sinew_vec2 axis;
-	if (!begin_create(world_id, fn, &w)) return sinew_null_joint_id;
-	if (def == NULL) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL"), sinew_null_joint_id;
-	if (!check_base(w, &def->base, def->internal_value, fn, &ia, &ib)) return sinew_null_joint_id;
-	if (!finite2(def->anchor)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite"), sinew_null_joint_id;
+	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
 	if (!unit_axis(w, fn, def->axis, &axis) || !check_reference(w, fn, def->use_reference_angle, def->reference_angle) ||
 	    !check_limit(w, fn, &def->limit) || !check_motor(w, fn, &def->motor) || !check_spring(w, fn, &def->spring))
 		return sinew_null_joint_id;
@@ -383,8 +396,7 @@ sinew_joint_id sinew_create_prismatic_joint(sinew_world_id world_id, const sinew
 	j->limit = def->limit;
 	j->motor = def->motor;
 	j->spring = def->spring;
-	refresh_pair(w, j);
-	return make_joint_id(w, index);
+	return close_def(w, index);
 }
 
 sinew_joint_id sinew_create_weld_joint(sinew_world_id world_id, const sinew_weld_joint_def *def)
@@ -392,10 +404,7 @@ sinew_joint_id sinew_create_weld_joint(sinew_world_id world_id, const sinew_weld
 	const char *fn = "sinew_create_weld_joint";
 	sinew_world *w;
 	int32_t ia, ib;
-	if (!begin_create(world_id, fn, &w)) return sinew_null_joint_id;
-	if (def == NULL) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL"), sinew_null_joint_id;
-	if (!check_base(w, &def->base, def->internal_value, fn, &ia, &ib)) return sinew_null_joint_id;
-	if (!finite2(def->anchor)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite"), sinew_null_joint_id;
+	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
 	if (!check_reference(w, fn, def->use_reference_angle, def->reference_angle) ||
 	    !check_nonneg(w, fn, "linear_hertz must be finite and >= 0", def->linear_hertz) ||
 	    !check_nonneg(w, fn, "angular_hertz must be finite and >= 0", def->angular_hertz) ||
@@ -411,8 +420,7 @@ sinew_joint_id sinew_create_weld_joint(sinew_world_id world_id, const sinew_weld
 	j->linear_zeta = def->linear_damping_ratio;
 	j->angular_hertz = def->angular_hertz;
 	j->angular_zeta = def->angular_damping_ratio;
-	refresh_pair(w, j);
-	return make_joint_id(w, index);
+	return close_def(w, index);
 }
 
 static bool check_lengths(sinew_world *w, const char *fn, float length, float min_length, float max_length)
@@ -429,9 +437,7 @@ sinew_joint_id sinew_create_distance_joint(sinew_world_id world_id, const sinew_
 	const char *fn = "sinew_create_distance_joint";
 	sinew_world *w;
 	int32_t ia, ib;
-	if (!begin_create(world_id, fn, &w)) return sinew_null_joint_id;
-	if (def == NULL) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL"), sinew_null_joint_id;
-	if (!check_base(w, &def->base, def->internal_value, fn, &ia, &ib)) return sinew_null_joint_id;
+	if (!OPEN_DEF(def)) return sinew_null_joint_id;
 	if (!finite2(def->anchor_a) || !finite2(def->anchor_b))
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchors must be finite"), sinew_null_joint_id;
 	if (!sinew_is_finite(def->length))
@@ -453,8 +459,7 @@ sinew_joint_id sinew_create_distance_joint(sinew_world_id world_id, const sinew_
 	j->max_length = max_length;
 	j->spring = def->spring;
 	j->motor = def->motor;
-	refresh_pair(w, j);
-	return make_joint_id(w, index);
+	return close_def(w, index);
 }
 
 sinew_joint_id sinew_create_wheel_joint(sinew_world_id world_id, const sinew_wheel_joint_def *def)
@@ -463,10 +468,7 @@ sinew_joint_id sinew_create_wheel_joint(sinew_world_id world_id, const sinew_whe
 	sinew_world *w;
 	int32_t ia, ib;
 	sinew_vec2 axis;
-	if (!begin_create(world_id, fn, &w)) return sinew_null_joint_id;
-	if (def == NULL) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL"), sinew_null_joint_id;
-	if (!check_base(w, &def->base, def->internal_value, fn, &ia, &ib)) return sinew_null_joint_id;
-	if (!finite2(def->anchor)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite"), sinew_null_joint_id;
+	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
 	if (!unit_axis(w, fn, def->axis, &axis) || !check_limit(w, fn, &def->limit) || !check_motor(w, fn, &def->motor) ||
 	    !check_spring(w, fn, &def->spring))
 		return sinew_null_joint_id;
@@ -477,8 +479,7 @@ sinew_joint_id sinew_create_wheel_joint(sinew_world_id world_id, const sinew_whe
 	j->spring = def->spring;
 	j->limit = def->limit;
 	j->motor = def->motor;
-	refresh_pair(w, j);
-	return make_joint_id(w, index);
+	return close_def(w, index);
 }
 
 /* ---------------------------------------------------------------- destruction and state */
