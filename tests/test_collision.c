@@ -12,23 +12,14 @@
 
 #include <cmocka.h>
 
+#include "near.h"
+
 #define SPEC 0.1f
 #define PI_D 3.14159265358979323846
 
 /* ---- helpers ---- */
 
-static void near_at(double actual, double expected, double tolerance, const char *what, const char *file, int line)
-{
-	if (!(fabs(actual - expected) <= tolerance)) {
-		print_error("%s:%d: %s = %.9g, expected %.9g (tolerance %g)\n", file, line, what, actual, expected,
-		            tolerance);
-		_fail(file, line);
-	}
-}
 
-/* absolute tolerance */
-#define NEAR(actual, expected, tolerance) \
-	near_at((double)(actual), (double)(expected), (double)(tolerance), #actual, __FILE__, __LINE__)
 /* 1e-5 relative (absolute below 1) */
 #define CLOSE(actual, expected) \
 	near_at((double)(actual), (double)(expected), 1e-5 * fmax(1.0, fabs((double)(expected))), #actual, __FILE__, \

@@ -2,6 +2,7 @@
  * cast_motion, overlaps, filters, errors and allocation. Fixed cases are worked out by hand in the
  * comment next to them; random cases are checked against a brute-force loop over every shape that
  * calls the collision layer's world-free functions directly. */
+#include "near.h"
 #include "support.h"
 
 #include <math.h>
@@ -12,22 +13,7 @@
 #define PI_F 3.14159265358979323846f
 #define MAX_SHAPES 256
 
-static void near_at(double actual, double expected, double tolerance, const char *what, const char *file, int line)
-{
-	if (!(fabs(actual - expected) <= tolerance)) {
-		print_error("%s:%d: %s = %.9g, expected %.9g (tolerance %g)\n", file, line, what, actual, expected,
-		            tolerance);
-		_fail(file, line);
-	}
-}
 
-#define NEAR(actual, expected, tolerance) \
-	near_at((double)(actual), (double)(expected), (double)(tolerance), #actual, __FILE__, __LINE__)
-#define NEAR_V(v, ex, ey, tolerance) \
-	do { \
-		NEAR((v).x, (ex), (tolerance)); \
-		NEAR((v).y, (ey), (tolerance)); \
-	} while (0)
 
 /* ---- building worlds ---- */
 

@@ -16,28 +16,15 @@
 
 #include <cmocka.h>
 
+#include "near.h"
+
 #define SLOP 0.005f
 #define PI_F 3.14159265358979323846f
 #define SQRT2 1.41421356237309504880
 
 /* ---- helpers ---- */
 
-static void near_at(double actual, double expected, double tolerance, const char *what, const char *file, int line)
-{
-	if (!(fabs(actual - expected) <= tolerance)) {
-		print_error("%s:%d: %s = %.9g, expected %.9g (tolerance %g)\n", file, line, what, actual, expected,
-		            tolerance);
-		_fail(file, line);
-	}
-}
 
-#define NEAR(actual, expected, tolerance) \
-	near_at((double)(actual), (double)(expected), (double)(tolerance), #actual, __FILE__, __LINE__)
-#define NEAR_V(v, ex, ey, tolerance) \
-	do { \
-		NEAR((v).x, (ex), (tolerance)); \
-		NEAR((v).y, (ey), (tolerance)); \
-	} while (0)
 
 static sinew_transform make_xf(float x, float y, float angle)
 {
