@@ -88,6 +88,28 @@ typedef struct sinew_row_constraint {
 	bool tree_owned;  /* a limit of a tree joint: only ever solved by the tree */
 } sinew_row_constraint;
 
+/* Apply an impulse along a row to its two bodies. The static dummy (slot 0) has no mass, so it
+ * does not move. */
+static inline void sinew_row_apply(sinew_solver_body *bodies, const sinew_row_constraint *rc, float impulse)
+{
+	sinew_solver_body *a = &bodies[rc->body_a], *b = &bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	a->v.x += a->inv_mass * ja[0] * impulse;
+	a->v.y += a->inv_mass * ja[1] * impulse;
+	a->w += a->inv_inertia * ja[2] * impulse;
+	b->v.x += b->inv_mass * jb[0] * impulse;
+	b->v.y += b->inv_mass * jb[1] * impulse;
+	b->w += b->inv_inertia * jb[2] * impulse;
+}
+
+/* The row's speed, Cdot = J v, from the bodies' current velocities. */
+static inline float sinew_row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc)
+{
+	const sinew_solver_body *a = &bodies[rc->body_a], *b = &bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	return ja[0] * a->v.x + ja[1] * a->v.y + ja[2] * a->w + jb[0] * b->v.x + jb[1] * b->v.y + jb[2] * b->w;
+}
+
 /* joints/<type>.c: the rows of one joint type for the current body state. Returns the row count. */
 int sinew_pin_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);

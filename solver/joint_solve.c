@@ -103,29 +103,10 @@ void sinew_joints_update_rows(sinew_world *w, float h)
 	sinew_joint_tree_factor(w);
 }
 
-static void apply_row(sinew_solver_body *bodies, const sinew_row_constraint *rc, float impulse)
-{
-	sinew_solver_body *a = &bodies[rc->body_a], *b = &bodies[rc->body_b];
-	const float *ja = rc->row.ja, *jb = rc->row.jb;
-	a->v.x += a->inv_mass * ja[0] * impulse;
-	a->v.y += a->inv_mass * ja[1] * impulse;
-	a->w += a->inv_inertia * ja[2] * impulse;
-	b->v.x += b->inv_mass * jb[0] * impulse;
-	b->v.y += b->inv_mass * jb[1] * impulse;
-	b->w += b->inv_inertia * jb[2] * impulse;
-}
-
-static float row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc)
-{
-	const sinew_solver_body *a = &bodies[rc->body_a], *b = &bodies[rc->body_b];
-	const float *ja = rc->row.ja, *jb = rc->row.jb;
-	return ja[0] * a->v.x + ja[1] * a->v.y + ja[2] * a->w + jb[0] * b->v.x + jb[1] * b->v.y + jb[2] * b->w;
-}
-
 void sinew_joints_warm_start(sinew_world *w)
 {
 	int n = (int)stbds_arrlen(w->joint_rows);
-	for (int i = 0; i < n; ++i) apply_row(w->solver_bodies, &w->joint_rows[i], w->joint_rows[i].impulse);
+	for (int i = 0; i < n; ++i) sinew_row_apply(w->solver_bodies, &w->joint_rows[i], w->joint_rows[i].impulse);
 	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
 	w->solver_bodies[0].w = 0.0f;
 }
@@ -135,7 +116,7 @@ static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool u
 {
 	const sinew_joint_row *row = &rc->row;
 	if (rc->eff_mass == 0.0f) return 0.0f;
-	float cdot = row_speed(w->solver_bodies, rc);
+	float cdot = sinew_row_speed(w->solver_bodies, rc);
 	float rate = row->bias_rate > 0.0f ? row->bias_rate : w->joint_bias_rate;
 	float bias = use_bias ? rate * row->c : 0.0f;
 	float old = rc->impulse, total = old;
@@ -172,7 +153,7 @@ static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool u
 	}
 	}
 	rc->impulse = total;
-	apply_row(w->solver_bodies, rc, total - old);
+	sinew_row_apply(w->solver_bodies, rc, total - old);
 	return total - old;
 }
 

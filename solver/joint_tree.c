@@ -271,13 +271,6 @@ static void factor_numeric(sinew_world *w)
 	}
 }
 
-static float tree_row_speed(const sinew_world *w, const sinew_row_constraint *rc)
-{
-	const sinew_solver_body *a = &w->solver_bodies[rc->body_a], *b = &w->solver_bodies[rc->body_b];
-	const float *ja = rc->row.ja, *jb = rc->row.jb;
-	return ja[0] * a->v.x + ja[1] * a->v.y + ja[2] * a->w + jb[0] * b->v.x + jb[1] * b->v.y + jb[2] * b->w;
-}
-
 /* Up and down the factored tree: rhs in y of the joint nodes (bodies 0); the answer replaces y. */
 static void tree_back_substitute(sinew_world *w)
 {
@@ -339,22 +332,6 @@ void sinew_joint_tree_project(sinew_world *w)
 
 static void tree_solve_once(sinew_world *w, float h, bool use_bias);
 
-/* Speed of a row from the bodies' current velocities. */
-static float tree_row_speed(const sinew_world *w, const sinew_row_constraint *rc);
-
-static void apply_row_impulse(sinew_world *w, const sinew_row_constraint *rc, float p)
-{
-	sinew_solver_body *a = &w->solver_bodies[rc->body_a], *b = &w->solver_bodies[rc->body_b];
-	a->v.x += a->inv_mass * rc->row.ja[0] * p;
-	a->v.y += a->inv_mass * rc->row.ja[1] * p;
-	a->w += a->inv_inertia * rc->row.ja[2] * p;
-	b->v.x += b->inv_mass * rc->row.jb[0] * p;
-	b->v.y += b->inv_mass * rc->row.jb[1] * p;
-	b->w += b->inv_inertia * rc->row.jb[2] * p;
-	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
-	w->solver_bodies[0].w = 0.0f;
-}
-
 /* The active set of limits. A limit joins its joint's block when the velocities would carry the
  * joint past its bound within the substep (the contacts solved before the tree can drive a joint
  * into a limit); a limit in the block whose impulse turned into a pull lets go and leaves it.
@@ -369,7 +346,7 @@ static bool update_active_limits(sinew_world *w, float h)
 		if (n->dim > n->rigid) {
 			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
 			if (rc->impulse < 0.0f) { /* a limit only pushes */
-				apply_row_impulse(w, rc, -rc->impulse);
+				sinew_row_apply(w->solver_bodies, rc, -rc->impulse);
 				rc->impulse = 0.0f;
 				rc->in_tree = false;
 				n->dim -= 1;
@@ -383,7 +360,7 @@ static bool update_active_limits(sinew_world *w, float h)
 			int32_t ri = j->row_start + r;
 			sinew_row_constraint *rc = &w->joint_rows[ri];
 			if (rc->row.kind != SINEW_ROW_LIMIT || rc->eff_mass == 0.0f) continue;
-			if (rc->row.c + h * tree_row_speed(w, rc) >= 0.0f) continue;
+			if (rc->row.c + h * sinew_row_speed(w->solver_bodies, rc) >= 0.0f) continue;
 			n->rows[n->dim++] = ri;
 			rc->in_tree = true;
 			changed = true;
@@ -419,7 +396,7 @@ static void tree_solve_once(sinew_world *w, float h, bool use_bias)
 			                                       : inv_h * (double)(rc->row.c + rc->row.drift);
 			if (r >= n->rigid) /* a limit: reach the bound when closing in, push back softly past it */
 				bias = rc->row.c > 0.0f ? inv_h * (double)rc->row.c : (double)(w->joint_bias_rate * rc->row.c);
-			n->y[r] = (double)tree_row_speed(w, rc) + (use_bias ? bias : 0.0);
+			n->y[r] = (double)sinew_row_speed(w->solver_bodies, rc) + (use_bias ? bias : 0.0);
 		}
 	}
 	tree_back_substitute(w);
