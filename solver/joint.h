@@ -62,8 +62,6 @@ typedef struct sinew_joint {
 	void *user_data;
 	/* solver results */
 	float impulses[SINEW_MAX_JOINT_ROWS];      /* per-substep impulse of each row (warm start) */
-	float step_impulses[SINEW_MAX_JOINT_ROWS]; /* summed over the last step */
-	float row_jb[SINEW_MAX_JOINT_ROWS][3];     /* body B's Jacobian of each row, for the reaction */
 	sinew_vec2 reaction_force;
 	float reaction_torque;
 	int32_t row_start; /* first row in the world's row array this step, -1 when not solved */

@@ -207,7 +207,6 @@ void sinew_joints_finish(sinew_world *w, float dt)
 		for (int r = 0; r < j->row_count; ++r) {
 			const sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
 			j->impulses[r] = rc->impulse;
-			j->step_impulses[r] = rc->total;
 			force.x += rc->total * rc->row.jb[0];
 			force.y += rc->total * rc->row.jb[1];
 			if (rc->row.jb[0] == 0.0f && rc->row.jb[1] == 0.0f) torque += rc->total * rc->row.jb[2];

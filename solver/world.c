@@ -215,7 +215,6 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->constraints);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);
-	stbds_arrfree(w->active_contacts);
 	stbds_arrfree(w->begin_events);
 	stbds_arrfree(w->end_events);
 	stbds_arrfree(w->sensor_begin_events);

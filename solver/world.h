@@ -157,7 +157,6 @@ typedef struct sinew_world {
 	sinew_contact_constraint *constraints;
 	int32_t *island_stack;
 	int32_t *island_bodies;
-	int32_t *active_contacts;
 	/* events of the last step */
 	sinew_contact_begin_event *begin_events;
 	sinew_contact_end_event *end_events;
