@@ -624,14 +624,7 @@ bool sinew_body_apply_mass_from_shapes(sinew_body_id body_id)
 FLOAT_SETTER(linear_damping, linear_damping, check_nonnegative)
 FLOAT_SETTER(angular_damping, angular_damping, check_nonnegative)
 FLOAT_SETTER(gravity_scale, gravity_scale, check_finite)
-
-bool sinew_body_set_sleep_threshold(sinew_body_id body_id, float speed)
-{
-	BODY_MUT_OR(false, "sinew_body_set_sleep_threshold");
-	if (!check_nonnegative(w, "sinew_body_set_sleep_threshold", "speed", speed)) return false;
-	b->sleep_threshold = speed;
-	return true;
-}
+FLOAT_SETTER(sleep_threshold, sleep_threshold, check_nonnegative)
 
 bool sinew_body_set_fixed_rotation(sinew_body_id body_id, bool flag)
 {

@@ -10,6 +10,7 @@
 
 bool sinew_shapes_should_collide(const sinew_shape *a, const sinew_shape *b)
 {
+	if (a->group != 0 && a->group == b->group) return false;
 	return (a->layer & b->mask) != 0 || (b->layer & a->mask) != 0;
 }
 

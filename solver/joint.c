@@ -991,6 +991,17 @@ int sinew_body_get_joints(sinew_body_id body_id, sinew_joint_id *out, int capaci
 	return n;
 }
 
+int sinew_world_get_joints(sinew_world_id world_id, sinew_joint_id *out, int capacity)
+{
+	sinew_world *w = sinew_world_get(world_id, "sinew_world_get_joints");
+	if (w == NULL || out == NULL) return 0;
+	int n = 0, count = (int)stbds_arrlen(w->joints);
+	for (int32_t ji = 0; ji < count && n < capacity; ++ji) {
+		if (w->joints[ji].in_use) out[n++] = make_joint_id(w, ji);
+	}
+	return n;
+}
+
 sinew_joint_events sinew_world_get_joint_events(sinew_world_id world_id)
 {
 	sinew_joint_events e = {NULL, 0};

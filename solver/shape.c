@@ -177,6 +177,7 @@ static sinew_shape_id create_shape(sinew_body_id body_id, const sinew_shape_def 
 	s->restitution = def->restitution;
 	s->layer = def->layer;
 	s->mask = def->mask;
+	s->group = def->group;
 	s->sensor = def->is_sensor;
 	s->enable_contact_events = def->enable_contact_events;
 	s->enable_sensor_events = def->enable_sensor_events;
@@ -376,19 +377,39 @@ float sinew_shape_get_restitution(sinew_shape_id shape_id)
 	return s->restitution;
 }
 
-bool sinew_shape_set_filter(sinew_shape_id shape_id, uint32_t layer, uint32_t mask)
+/* After a filter change: pairs that no longer pass are dropped at the next update; new ones are
+ * found by re-inserting the shape. */
+static void refilter(sinew_world *w, sinew_shape *s)
 {
-	SHAPE_MUT_OR(false, "sinew_shape_set_filter");
-	s->layer = layer;
-	s->mask = mask;
-	/* pairs that no longer pass are dropped at the next update; new ones are found by re-inserting */
 	sinew_body *b = &w->bodies[s->body];
 	if (b->enabled && s->proxy != SINEW_NULL_NODE) {
 		sinew_shape_destroy_proxy(w, s);
 		sinew_shape_create_proxy(w, s, b);
 	}
 	sinew_body_wake(w, b);
+}
+
+bool sinew_shape_set_filter(sinew_shape_id shape_id, uint32_t layer, uint32_t mask)
+{
+	SHAPE_MUT_OR(false, "sinew_shape_set_filter");
+	s->layer = layer;
+	s->mask = mask;
+	refilter(w, s);
 	return true;
+}
+
+bool sinew_shape_set_group(sinew_shape_id shape_id, uint32_t group)
+{
+	SHAPE_MUT_OR(false, "sinew_shape_set_group");
+	s->group = group;
+	refilter(w, s);
+	return true;
+}
+
+uint32_t sinew_shape_get_group(sinew_shape_id shape_id)
+{
+	SHAPE_OR(0u, "sinew_shape_get_group");
+	return s->group;
 }
 
 uint32_t sinew_shape_get_layer(sinew_shape_id shape_id)

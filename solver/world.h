@@ -64,6 +64,7 @@ typedef struct sinew_shape {
 	sinew_aabb fat_aabb; /* the box stored in the tree */
 	float density, friction, restitution;
 	uint32_t layer, mask;
+	uint32_t group; /* same non-zero group: never collide */
 	void *user_data;
 	int32_t body;
 	int32_t next; /* next shape of the same body, or next free slot */

@@ -61,6 +61,10 @@ SINEW_API bool sinew_world_step(sinew_world_id world, float dt, int substeps);
 /** 64-bit hash of every body's position, angle and velocities, bit for bit, in creation order. */
 SINEW_API uint64_t sinew_world_get_hash(sinew_world_id world);
 SINEW_API sinew_counters sinew_world_get_counters(sinew_world_id world);
+/** The world's live bodies / joints in slot order (creation order until destroyed slots are
+ * reused): writes up to capacity ids and returns how many it wrote (counters say how many exist). */
+SINEW_API int sinew_world_get_bodies(sinew_world_id world, sinew_body_id *out, int capacity);
+SINEW_API int sinew_world_get_joints(sinew_world_id world, sinew_joint_id *out, int capacity);
 SINEW_API bool sinew_world_set_gravity(sinew_world_id world, sinew_vec2 gravity);
 SINEW_API sinew_vec2 sinew_world_get_gravity(sinew_world_id world);
 /** Turn sleeping on or off (off wakes every body). */
@@ -150,6 +154,7 @@ SINEW_API bool sinew_body_is_fixed_rotation(sinew_body_id body);
 SINEW_API bool sinew_body_set_bullet(sinew_body_id body, bool flag);
 SINEW_API bool sinew_body_is_bullet(sinew_body_id body);
 SINEW_API bool sinew_body_set_sleep_threshold(sinew_body_id body, float speed);
+SINEW_API float sinew_body_get_sleep_threshold(sinew_body_id body);
 
 /** Wake (true) or put to sleep (false) the body's whole island. */
 SINEW_API bool sinew_body_set_awake(sinew_body_id body, bool awake);
@@ -202,6 +207,9 @@ SINEW_API float sinew_shape_get_restitution(sinew_shape_id shape);
 SINEW_API bool sinew_shape_set_filter(sinew_shape_id shape, uint32_t layer, uint32_t mask);
 SINEW_API uint32_t sinew_shape_get_layer(sinew_shape_id shape);
 SINEW_API uint32_t sinew_shape_get_mask(sinew_shape_id shape);
+/** Collision group: shapes in the same non-zero group never collide (0: no group). */
+SINEW_API bool sinew_shape_set_group(sinew_shape_id shape, uint32_t group);
+SINEW_API uint32_t sinew_shape_get_group(sinew_shape_id shape);
 SINEW_API bool sinew_shape_is_sensor(sinew_shape_id shape);
 SINEW_API bool sinew_shape_set_user_data(sinew_shape_id shape, void *user_data);
 SINEW_API void *sinew_shape_get_user_data(sinew_shape_id shape);

@@ -71,6 +71,10 @@ typedef struct sinew_shape_def {
 	uint32_t layer;             /**< the layers this shape is on; default 1 */
 	uint32_t mask;              /**< the layers this shape sees; default 1. Two shapes collide when
 	                                 (a.layer & b.mask) || (b.layer & a.mask), as in Godot */
+	uint32_t group;             /**< collision group; default 0 (none). Shapes in the same non-zero
+	                                 group never collide with each other, whatever their layers:
+	                                 the parts of one figure, when layers are too few to tell 1,000
+	                                 figures apart */
 	bool is_sensor;             /**< detects overlaps, never pushes; default false */
 	bool enable_contact_events; /**< report contact begin/end; default true */
 	bool enable_sensor_events;  /**< be seen by sensors; default true */
