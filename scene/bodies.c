@@ -7,15 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const top_keys[] = {"sinew_scene", "world", "bodies", "joints", "rigs", "script", NULL};
+static const char *const top_keys[] = {"sinew_scene", "world", "bodies", "joints", "rigs", "templates", "script",
+                                       NULL};
+static const char *const template_keys[] = {"name", "bodies", "joints", "self_collide", NULL};
 static const char *const world_keys[] = {"gravity", "length_units_per_meter", "hz", "substeps", "steps", "sleep", NULL};
 static const char *const body_keys[] = {
 	"name", "type", "position", "angle", "linear_velocity", "angular_velocity", "linear_damping",
 	"angular_damping", "gravity_scale", "fixed_rotation", "bullet", "awake", "can_sleep", "enabled", "mass",
-	"inertia", "layer", "mask", "shapes", "rotation", NULL};
+	"inertia", "layer", "mask", "group", "shapes", "rotation", "sleep_threshold", NULL};
 
 /* Keys of each shape type: the common ones, then the type's own. */
-#define SHAPE_COMMON "type", "name", "density", "friction", "restitution", "layer", "mask", "sensor"
+#define SHAPE_COMMON "type", "name", "density", "friction", "restitution", "layer", "mask", "group", "sensor"
 static const char *const circle_keys[] = {SHAPE_COMMON, "radius", "center", NULL};
 static const char *const capsule_keys[] = {SHAPE_COMMON, "radius", "center1", "center2", "height", "center", "angle",
                                            NULL};
@@ -153,15 +155,7 @@ static bool get_points(scene_parser *p, json_t *s, const char *path, const char 
 	for (size_t i = 0; i < json_array_size(a); ++i) {
 		char item[SCENE_PATH_SIZE];
 		scene_path_index(item, child, i);
-		json_t *v = json_array_get(a, i);
-		bool ok = json_is_array(v) && json_array_size(v) == 2 && json_is_number(json_array_get(v, 0)) &&
-		          json_is_number(json_array_get(v, 1));
-		if (ok) {
-			out[i] = sinew_v2((float)json_number_value(json_array_get(v, 0)),
-			                  (float)json_number_value(json_array_get(v, 1)));
-			ok = sinew_vec2_is_valid(out[i]);
-		}
-		if (!ok) return scene_fail(p, item, "expected an array of 2 finite numbers [x, y]");
+		if (!scene_point(p, json_array_get(a, i), item, &out[i])) return false;
 	}
 	*count = (int)json_array_size(a);
 	return true;
@@ -219,15 +213,19 @@ static bool parse_polygon(scene_parser *p, json_t *s, const char *path, sinew_ge
 	return true;
 }
 
-/* Layer and mask default to the body's. */
-static bool parse_shape(scene_parser *p, json_t *s, const char *path, uint32_t layer, uint32_t mask,
-                        scene_shape_desc *out)
+/* The collision filter a body hands its shapes as their default. */
+typedef struct filter {
+	uint32_t layer, mask, group;
+} filter;
+
+static bool parse_shape(scene_parser *p, json_t *s, const char *path, filter from_body, scene_shape_desc *out)
 {
 	int type = -1;
 	const char *name = NULL;
 	out->def = sinew_default_shape_def();
-	out->def.layer = layer;
-	out->def.mask = mask;
+	out->def.layer = from_body.layer;
+	out->def.mask = from_body.mask;
+	out->def.group = from_body.group;
 	if (!scene_expect_object(p, s, path) || !scene_require(p, s, path, "type") ||
 	    !scene_get_choice(p, s, path, "type", shape_type_names, &type)) {
 		return false;
@@ -246,16 +244,17 @@ static bool parse_shape(scene_parser *p, json_t *s, const char *path, uint32_t l
 	    !scene_get_number(p, s, path, "restitution", SCENE_NON_NEGATIVE, &out->def.restitution) ||
 	    !scene_get_uint32(p, s, path, "layer", &out->def.layer) ||
 	    !scene_get_uint32(p, s, path, "mask", &out->def.mask) ||
+	    !scene_get_uint32(p, s, path, "group", &out->def.group) ||
 	    !scene_get_bool(p, s, path, "sensor", &out->def.is_sensor)) {
 		return false;
 	}
+	if (out->def.group > p->desc->max_collision_group) p->desc->max_collision_group = out->def.group;
 	out->name = scene_strdup(name);
 	if (name != NULL && out->name == NULL) return out_of_memory(p, path);
 	return true;
 }
 
-static bool parse_shapes(scene_parser *p, json_t *shapes, const char *path, scene_body_desc *body,
-                         uint32_t layer, uint32_t mask)
+static bool parse_shapes(scene_parser *p, json_t *shapes, const char *path, scene_body_desc *body, filter from_body)
 {
 	scene_desc *d = p->desc;
 	size_t count = shapes != NULL ? json_array_size(shapes) : 0;
@@ -272,7 +271,7 @@ static bool parse_shapes(scene_parser *p, json_t *shapes, const char *path, scen
 		memset(shape, 0, sizeof *shape);
 		d->shape_count += 1;
 		body->shape_count += 1;
-		if (!parse_shape(p, json_array_get(shapes, i), child, layer, mask, shape)) return false;
+		if (!parse_shape(p, json_array_get(shapes, i), child, from_body, shape)) return false;
 	}
 	return true;
 }
@@ -282,7 +281,7 @@ static bool parse_body(scene_parser *p, json_t *b, const char *path, scene_body_
 	char child[SCENE_PATH_SIZE];
 	const char *name = NULL;
 	int type = SINEW_DYNAMIC_BODY;
-	uint32_t layer = 1, mask = 1;
+	filter from_body = {1, 1, 0};
 	json_t *shapes = NULL;
 	sinew_body_def *def = &out->def;
 	*def = sinew_default_body_def();
@@ -298,11 +297,13 @@ static bool parse_body(scene_parser *p, json_t *b, const char *path, scene_body_
 	    !scene_get_bool(p, b, path, "fixed_rotation", &def->fixed_rotation) ||
 	    !scene_get_bool(p, b, path, "bullet", &def->is_bullet) || !scene_get_bool(p, b, path, "awake", &def->is_awake) ||
 	    !scene_get_bool(p, b, path, "can_sleep", &def->can_sleep) ||
+	    !scene_get_number(p, b, path, "sleep_threshold", SCENE_NON_NEGATIVE, &def->sleep_threshold) ||
 	    !scene_get_bool(p, b, path, "enabled", &def->is_enabled) ||
 	    !scene_get_number(p, b, path, "mass", SCENE_POSITIVE, &out->mass) ||
 	    !scene_get_number(p, b, path, "inertia", SCENE_POSITIVE, &out->inertia) ||
-	    !scene_get_uint32(p, b, path, "layer", &layer) || !scene_get_uint32(p, b, path, "mask", &mask) ||
-	    !scene_get_array(p, b, path, "shapes", &shapes)) {
+	    !scene_get_uint32(p, b, path, "layer", &from_body.layer) ||
+	    !scene_get_uint32(p, b, path, "mask", &from_body.mask) ||
+	    !scene_get_uint32(p, b, path, "group", &from_body.group) || !scene_get_array(p, b, path, "shapes", &shapes)) {
 		return false;
 	}
 	def->type = (sinew_body_type)type;
@@ -327,20 +328,22 @@ static bool parse_body(scene_parser *p, json_t *b, const char *path, scene_body_
 	out->name = scene_strdup(name);
 	if (name != NULL && out->name == NULL) return out_of_memory(p, path);
 	scene_path_key(child, path, "shapes");
-	return parse_shapes(p, shapes, child, out, layer, mask);
+	return parse_shapes(p, shapes, child, out, from_body);
 }
 
 static bool parse_bodies(scene_parser *p, json_t *bodies)
 {
 	scene_desc *d = p->desc;
 	size_t count = bodies != NULL ? json_array_size(bodies) : 0;
+	char array[SCENE_PATH_SIZE];
+	scene_path_key(array, d->root, "bodies");
 	if (count == 0) return true;
-	if (count > 100000000) return scene_fail(p, "bodies", "too many bodies");
+	if (count > 100000000) return scene_fail(p, array, "too many bodies");
 	d->bodies = calloc(count, sizeof *d->bodies);
-	if (d->bodies == NULL) return out_of_memory(p, "bodies");
+	if (d->bodies == NULL) return out_of_memory(p, array);
 	for (size_t i = 0; i < count; ++i) {
 		char path[SCENE_PATH_SIZE];
-		scene_path_index(path, "bodies", i);
+		scene_path_index(path, array, i);
 		d->body_count += 1;
 		if (!parse_body(p, json_array_get(bodies, i), path, &d->bodies[i])) return false;
 	}
@@ -396,16 +399,81 @@ bool scene_index_names(scene_parser *p, const char *kind, int count, const char 
 
 static const char *body_name(const scene_desc *d, int i) { return d->bodies[i].name; }
 static const char *shape_name(const scene_desc *d, int i) { return d->shapes[i].name; }
-static void body_path(const scene_desc *d, int i, char *out)
-{
-	(void)d;
-	scene_path_index(out, "bodies", (size_t)i);
-}
+static void body_path(const scene_desc *d, int i, char *out) { scene_path_in(out, d, "bodies", (size_t)i); }
 static void shape_path(const scene_desc *d, int i, char *out)
 {
 	int body = 0;
 	while (body + 1 < d->body_count && d->bodies[body + 1].first_shape <= i) body += 1;
-	snprintf(out, SCENE_PATH_SIZE, "bodies[%d].shapes[%d]", body, i - d->bodies[body].first_shape);
+	char body_at[SCENE_PATH_SIZE];
+	body_path(d, body, body_at);
+	snprintf(out, SCENE_PATH_SIZE, "%.200s.shapes[%d]", body_at, i - d->bodies[body].first_shape);
+}
+
+/* Bodies, their names and shapes' names, joints: the same for the document and for a template. */
+static bool parse_bodies_and_joints(scene_parser *p, json_t *bodies, json_t *joints)
+{
+	scene_desc *d = p->desc;
+	return parse_bodies(p, bodies) &&
+	       scene_index_names(p, "bodies", d->body_count, body_name, body_path, &d->body_by_name,
+	                         &d->named_body_count) &&
+	       scene_index_names(p, "shapes", d->shape_count, shape_name, shape_path, &d->shape_by_name,
+	                         &d->named_shape_count) &&
+	       scene_parse_joints(p, joints);
+}
+
+/* "templates": [{name, bodies, joints, self_collide}]: each parsed like the document's own bodies and
+ * joints, into a description of its own (its joints see only its bodies). */
+static bool parse_templates(scene_parser *p, json_t *templates)
+{
+	scene_desc *d = p->desc;
+	size_t count = templates != NULL ? json_array_size(templates) : 0;
+	if (count == 0) return true;
+	if (count > 100000) return scene_fail(p, "templates", "too many templates");
+	d->templates = calloc(count, sizeof *d->templates);
+	if (d->templates == NULL) return out_of_memory(p, "templates");
+	for (size_t i = 0; i < count; ++i) {
+		char path[SCENE_PATH_SIZE];
+		scene_path_index(path, "templates", i);
+		json_t *t = json_array_get(templates, i), *bodies = NULL, *joints = NULL;
+		scene_template *out = &d->templates[i];
+		d->template_count += 1;
+		snprintf(out->desc.root, sizeof out->desc.root, "templates[%zu]", i);
+		out->self_collide = true;
+		const char *name = NULL;
+		if (!scene_expect_object(p, t, path) || !scene_check_keys(p, t, path, template_keys) ||
+		    !scene_require(p, t, path, "name") || !scene_get_string(p, t, path, "name", &name) ||
+		    !scene_get_bool(p, t, path, "self_collide", &out->self_collide) ||
+		    !scene_get_array(p, t, path, "bodies", &bodies) || !scene_get_array(p, t, path, "joints", &joints)) {
+			return false;
+		}
+		if (scene_desc_find_template(d, name) >= 0) {
+			char at[SCENE_PATH_SIZE];
+			scene_path_key(at, path, "name");
+			return scene_fail(p, at, "duplicate template name \"%s\"", name);
+		}
+		out->name = scene_strdup(name);
+		if (out->name == NULL) return out_of_memory(p, path);
+		if (bodies == NULL || json_array_size(bodies) == 0) {
+			char at[SCENE_PATH_SIZE];
+			scene_path_key(at, path, "bodies");
+			return scene_fail(p, at, "a template needs at least one body");
+		}
+		scene_parser sub = *p;
+		sub.desc = &out->desc;
+		if (!parse_bodies_and_joints(&sub, bodies, joints)) return false;
+		if (out->desc.max_collision_group > d->max_collision_group) {
+			d->max_collision_group = out->desc.max_collision_group;
+		}
+	}
+	return true;
+}
+
+int scene_desc_find_template(const scene_desc *desc, const char *name)
+{
+	for (int i = 0; name != NULL && i < desc->template_count; ++i) {
+		if (desc->templates[i].name != NULL && strcmp(desc->templates[i].name, name) == 0) return i;
+	}
+	return -1;
 }
 
 /* Rigs come with the rig and ragdoll layers (the rig issue). */
@@ -430,7 +498,7 @@ static bool parse_version(scene_parser *p, json_t *root)
 bool scene_parse_document(scene_parser *p, json_t *root)
 {
 	scene_desc *d = p->desc;
-	json_t *bodies = NULL, *joints = NULL, *rigs = NULL, *script = NULL;
+	json_t *bodies = NULL, *joints = NULL, *rigs = NULL, *templates = NULL, *script = NULL;
 	d->gravity = sinew_v2(0.0f, -10.0f);
 	d->length_units_per_meter = 1.0f;
 	d->hz = 60.0f;
@@ -441,14 +509,10 @@ bool scene_parse_document(scene_parser *p, json_t *root)
 	if (!scene_check_keys(p, root, "", top_keys) || !parse_version(p, root) ||
 	    !parse_world(p, json_object_get(root, "world")) || !scene_get_array(p, root, "", "bodies", &bodies) ||
 	    !scene_get_array(p, root, "", "joints", &joints) || !scene_get_array(p, root, "", "rigs", &rigs) ||
-	    !scene_get_array(p, root, "", "script", &script)) {
+	    !scene_get_array(p, root, "", "templates", &templates) || !scene_get_array(p, root, "", "script", &script)) {
 		return false;
 	}
-	if (!parse_bodies(p, bodies) ||
-	    !scene_index_names(p, "bodies", d->body_count, body_name, body_path, &d->body_by_name, &d->named_body_count) ||
-	    !scene_index_names(p, "shapes", d->shape_count, shape_name, shape_path, &d->shape_by_name,
-	                       &d->named_shape_count) ||
-	    !scene_parse_joints(p, joints) || !parse_rigs(p, rigs)) {
+	if (!parse_bodies_and_joints(p, bodies, joints) || !parse_rigs(p, rigs) || !parse_templates(p, templates)) {
 		return false;
 	}
 	return scene_parse_script(p, script);
@@ -489,6 +553,14 @@ void scene_desc_free(scene_desc *desc)
 	free(desc->shapes);
 	free(desc->body_by_name);
 	free(desc->shape_by_name);
+	for (int i = 0; i < desc->op_count; ++i) free(desc->ops[i].points);
 	free(desc->ops);
+	for (int i = 0; i < desc->template_count; ++i) {
+		free(desc->templates[i].name);
+		scene_desc_free(&desc->templates[i].desc);
+	}
+	free(desc->templates);
+	for (int i = 0; i < desc->group_count; ++i) free(desc->group_names[i]);
+	free(desc->group_names);
 	memset(desc, 0, sizeof *desc);
 }

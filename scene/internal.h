@@ -64,6 +64,8 @@ typedef enum scene_op_kind {
 	SCENE_OP_TOGGLE_RAGDOLL,
 	SCENE_OP_SNAP_TO_STANDING,
 	SCENE_OP_WALK,
+	SCENE_OP_SPAWN,
+	SCENE_OP_DESTROY_GROUP,
 	SCENE_OP_COUNT
 } scene_op_kind;
 
@@ -78,11 +80,19 @@ typedef struct scene_op {
 	sinew_vec2 point;             /* impulse point, world */
 	float angular_velocity;       /* rad / s */
 	sinew_body_type type;         /* set_type */
+	int template_index;           /* spawn: index in scene_desc.templates */
+	int group;                    /* spawn, destroy_group: index in scene_desc.group_names */
+	sinew_vec2 *points;           /* spawn: where each instance goes (owned) */
+	int point_count;
 	bool has_vector, has_point, has_angular_velocity;
 } scene_op;
 
-/** Everything a scene file says, validated, in the API's units (radians). */
+typedef struct scene_template scene_template;
+
+/** Everything a scene file says, validated, in the API's units (radians). A template's bodies and
+ * joints are a scene_desc of their own (with no world settings, templates or script). */
 typedef struct scene_desc {
+	char root[48];      /* key path of this description in the file: "" or "templates[2]" */
 	sinew_vec2 gravity;
 	float length_units_per_meter;
 	float hz;
@@ -103,7 +113,20 @@ typedef struct scene_desc {
 	int named_joint_count;
 	scene_op *ops;      /* sorted by step, then by position in the file */
 	int op_count;
+	scene_template *templates;
+	int template_count;
+	char **group_names; /* the groups spawn ops name, first use first (owned) */
+	int group_count;
+	uint32_t max_collision_group; /* the largest shape "group" in the file, templates included */
 } scene_desc;
+
+/** A named set of bodies and joints that spawn ops create again and again, each time moved by a
+ * point. With self_collide false, each instance's shapes get a collision group of their own. */
+struct scene_template {
+	char *name; /* owned */
+	bool self_collide;
+	scene_desc desc;
+};
 
 /** State of one parse: the text (to locate keys), the file's display name, the error buffer. */
 typedef struct scene_parser {
@@ -137,6 +160,8 @@ bool scene_fail(scene_parser *p, const char *path, const char *format, ...)
 void scene_path_key(char *out, const char *parent, const char *key);
 /** path + "[index]". */
 void scene_path_index(char *out, const char *parent, size_t index);
+/** The path of element index of the description's array key: "bodies[3]" or "templates[1].bodies[3]". */
+void scene_path_in(char *out, const scene_desc *desc, const char *key, size_t index);
 /** Refuse keys of obj that are not in known (NULL-terminated); "x" is always allowed. */
 bool scene_check_keys(scene_parser *p, json_t *obj, const char *path, const char *const *known);
 bool scene_require(scene_parser *p, json_t *obj, const char *path, const char *key);
@@ -149,6 +174,8 @@ bool scene_get_int(scene_parser *p, json_t *obj, const char *path, const char *k
 bool scene_get_uint32(scene_parser *p, json_t *obj, const char *path, const char *key, uint32_t *out);
 bool scene_get_bool(scene_parser *p, json_t *obj, const char *path, const char *key, bool *out);
 bool scene_get_vec2(scene_parser *p, json_t *obj, const char *path, const char *key, sinew_vec2 *out);
+/** value itself as a point [x, y] of finite numbers (path names it in messages). */
+bool scene_point(scene_parser *p, json_t *value, const char *path, sinew_vec2 *out);
 /** A non-empty string; *out points into obj (NULL when absent). */
 bool scene_get_string(scene_parser *p, json_t *obj, const char *path, const char *key, const char **out);
 /** One of choices (NULL-terminated); *out is its index (unchanged when absent). */
@@ -185,9 +212,10 @@ void scene_desc_free(scene_desc *desc);
 bool scene_parse_joints(scene_parser *p, json_t *joints);
 /** Index of the joint named name, or -1. */
 int scene_desc_find_joint(const scene_desc *desc, const char *name);
-/** Create joint index in world from its description; bodies[i] is the id made from bodies[i].
- * Returns the null id when the engine refuses it. */
-sinew_joint_id scene_build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies);
+/** Create joint index in world from its description, its world anchors moved by offset; bodies[i]
+ * is the id made from bodies[i]. Returns the null id when the engine refuses it. */
+sinew_joint_id scene_build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies,
+                                 sinew_vec2 offset);
 /** "pin", "revolute", ... in sinew_joint_type order. */
 extern const char *const scene_joint_type_names[];
 
@@ -198,6 +226,8 @@ sinew_shape_id scene_get_shape(const sinew_scene *scene, int index);
 
 /* script.c */
 bool scene_parse_script(scene_parser *p, json_t *script);
+/** Index of the template named name, or -1. */
+int scene_desc_find_template(const scene_desc *desc, const char *name);
 /** Apply one op to the built world; bodies[i] and joints[i] are the ids made from desc->bodies[i]
  * and desc->joints[i]. Returns what the engine call returned. */
 bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew_joint_id *joints);

@@ -343,24 +343,22 @@ static bool parse_joint(scene_parser *p, json_t *j, const char *path, scene_join
 }
 
 static const char *joint_name(const scene_desc *d, int i) { return d->joints[i].name; }
-static void joint_path(const scene_desc *d, int i, char *out)
-{
-	(void)d;
-	scene_path_index(out, "joints", (size_t)i);
-}
+static void joint_path(const scene_desc *d, int i, char *out) { scene_path_in(out, d, "joints", (size_t)i); }
 
 bool scene_parse_joints(scene_parser *p, json_t *joints)
 {
 	scene_desc *d = p->desc;
 	size_t count = joints != NULL ? json_array_size(joints) : 0;
-	if (count > 100000000) return scene_fail(p, "joints", "too many joints");
+	char array[SCENE_PATH_SIZE];
+	scene_path_key(array, d->root, "joints");
+	if (count > 100000000) return scene_fail(p, array, "too many joints");
 	if (count > 0) {
 		d->joints = calloc(count, sizeof *d->joints);
-		if (d->joints == NULL) return scene_fail(p, "joints", "out of memory");
+		if (d->joints == NULL) return scene_fail(p, array, "out of memory");
 	}
 	for (size_t i = 0; i < count; ++i) {
 		char path[SCENE_PATH_SIZE];
-		scene_path_index(path, "joints", i);
+		scene_path_index(path, array, i);
 		d->joint_count += 1;
 		if (!parse_joint(p, json_array_get(joints, i), path, &d->joints[i])) return false;
 	}
@@ -388,14 +386,17 @@ static sinew_joint_id set_frames(const scene_joint_desc *j, sinew_joint_id id)
 	return id;
 }
 
-static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies);
+static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies,
+                                  sinew_vec2 offset);
 
-sinew_joint_id scene_build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies)
+sinew_joint_id scene_build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies,
+                                 sinew_vec2 offset)
 {
-	return set_frames(&desc->joints[index], build_joint(world, desc, index, bodies));
+	return set_frames(&desc->joints[index], build_joint(world, desc, index, bodies, offset));
 }
 
-static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies)
+static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, int index, const sinew_body_id *bodies,
+                                  sinew_vec2 offset)
 {
 	const scene_joint_desc *j = &desc->joints[index];
 	sinew_body_id a = j->body_a >= 0 ? bodies[j->body_a] : sinew_null_body_id;
@@ -404,31 +405,38 @@ static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, 
 	case SINEW_PIN_JOINT: {
 		sinew_pin_joint_def d = j->def.pin;
 		d.base.body_a = a, d.base.body_b = b;
+		d.anchor = sinew_add(d.anchor, offset);
 		return sinew_create_pin_joint(world, &d);
 	}
 	case SINEW_REVOLUTE_JOINT: {
 		sinew_revolute_joint_def d = j->def.revolute;
 		d.base.body_a = a, d.base.body_b = b;
+		d.anchor = sinew_add(d.anchor, offset);
 		return sinew_create_revolute_joint(world, &d);
 	}
 	case SINEW_PRISMATIC_JOINT: {
 		sinew_prismatic_joint_def d = j->def.prismatic;
 		d.base.body_a = a, d.base.body_b = b;
+		d.anchor = sinew_add(d.anchor, offset);
 		return sinew_create_prismatic_joint(world, &d);
 	}
 	case SINEW_WELD_JOINT: {
 		sinew_weld_joint_def d = j->def.weld;
 		d.base.body_a = a, d.base.body_b = b;
+		d.anchor = sinew_add(d.anchor, offset);
 		return sinew_create_weld_joint(world, &d);
 	}
 	case SINEW_DISTANCE_JOINT: {
 		sinew_distance_joint_def d = j->def.distance;
 		d.base.body_a = a, d.base.body_b = b;
+		d.anchor_a = sinew_add(d.anchor_a, offset);
+		d.anchor_b = sinew_add(d.anchor_b, offset);
 		return sinew_create_distance_joint(world, &d);
 	}
 	case SINEW_WHEEL_JOINT: {
 		sinew_wheel_joint_def d = j->def.wheel;
 		d.base.body_a = a, d.base.body_b = b;
+		d.anchor = sinew_add(d.anchor, offset);
 		return sinew_create_wheel_joint(world, &d);
 	}
 	case SINEW_JOINT_TYPE_COUNT:

@@ -37,6 +37,12 @@ void scene_path_index(char *out, const char *parent, size_t index)
 	snprintf(out, SCENE_PATH_SIZE, "%s[%zu]", parent, index);
 }
 
+void scene_path_in(char *out, const scene_desc *desc, const char *key, size_t index)
+{
+	if (desc->root[0] == 0) snprintf(out, SCENE_PATH_SIZE, "%s[%zu]", key, index);
+	else snprintf(out, SCENE_PATH_SIZE, "%s.%s[%zu]", desc->root, key, index);
+}
+
 /* Edit distance, capped: enough to suggest "shapes" for "shapez". */
 static int edit_distance(const char *a, const char *b)
 {
@@ -160,7 +166,7 @@ bool scene_get_uint32(scene_parser *p, json_t *obj, const char *path, const char
 	char child[SCENE_PATH_SIZE];
 	scene_path_key(child, path, key);
 	if (!json_is_integer(value) || json_integer_value(value) < 0 || json_integer_value(value) > 0xFFFFFFFFLL) {
-		return scene_fail(p, child, "expected an unsigned 32-bit bit mask (0 to 4294967295)");
+		return scene_fail(p, child, "expected an unsigned 32-bit integer (0 to 4294967295)");
 	}
 	*out = (uint32_t)json_integer_value(value);
 	return true;
@@ -177,21 +183,26 @@ bool scene_get_bool(scene_parser *p, json_t *obj, const char *path, const char *
 	return true;
 }
 
+bool scene_point(scene_parser *p, json_t *value, const char *path, sinew_vec2 *out)
+{
+	if (!json_is_array(value) || json_array_size(value) != 2 || !json_is_number(json_array_get(value, 0)) ||
+	    !json_is_number(json_array_get(value, 1))) {
+		return scene_fail(p, path, "expected an array of 2 numbers [x, y]");
+	}
+	sinew_vec2 v = {(float)json_number_value(json_array_get(value, 0)),
+	                (float)json_number_value(json_array_get(value, 1))};
+	if (!sinew_vec2_is_valid(v)) return scene_fail(p, path, "number out of range");
+	*out = v;
+	return true;
+}
+
 bool scene_get_vec2(scene_parser *p, json_t *obj, const char *path, const char *key, sinew_vec2 *out)
 {
 	json_t *value = json_object_get(obj, key);
 	if (value == NULL) return true;
 	char child[SCENE_PATH_SIZE];
 	scene_path_key(child, path, key);
-	if (!json_is_array(value) || json_array_size(value) != 2 || !json_is_number(json_array_get(value, 0)) ||
-	    !json_is_number(json_array_get(value, 1))) {
-		return scene_fail(p, child, "expected an array of 2 numbers [x, y]");
-	}
-	sinew_vec2 v = {(float)json_number_value(json_array_get(value, 0)),
-	                (float)json_number_value(json_array_get(value, 1))};
-	if (!sinew_vec2_is_valid(v)) return scene_fail(p, child, "number out of range");
-	*out = v;
-	return true;
+	return scene_point(p, value, child, out);
 }
 
 bool scene_get_string(scene_parser *p, json_t *obj, const char *path, const char *key, const char **out)

@@ -243,6 +243,8 @@ static json_t *save_shape(saver *s, int index)
 	uint32_t layer = sinew_shape_get_layer(id), mask = sinew_shape_get_mask(id);
 	if (layer != 1) set(s, o, "layer", json_integer(layer));
 	if (mask != 1) set(s, o, "mask", json_integer(mask));
+	uint32_t group = sinew_shape_get_group(id);
+	if (group != 0) set(s, o, "group", json_integer(group));
 	put_bool(s, o, "sensor", sinew_shape_is_sensor(id), false);
 	return o;
 }
@@ -273,6 +275,7 @@ static json_t *save_body(saver *s, int index)
 	put_bool(s, o, "bullet", sinew_body_is_bullet(id), false);
 	put_bool(s, o, "awake", sinew_body_is_awake(id), true);
 	put_bool(s, o, "can_sleep", sinew_body_is_sleep_enabled(id), true);
+	put_real(s, o, "sleep_threshold", sinew_body_get_sleep_threshold(id), d.sleep_threshold);
 	put_bool(s, o, "enabled", sinew_body_is_enabled(id), true);
 	if (type == SINEW_DYNAMIC_BODY && (bd->has_mass || bd->has_inertia)) {
 		set(s, o, "mass", real(sinew_body_get_mass(id)));

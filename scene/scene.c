@@ -9,6 +9,23 @@
 #include <string.h>
 #include <time.h>
 
+/* One copy of a description's bodies and joints in the world: every body moved by offset, every
+ * shape put in group when group is non-zero. The ids go to bodies[i], shapes[i], joints[i]
+ * (indices of the description). */
+typedef struct instance {
+	sinew_vec2 offset;
+	uint32_t group;
+	sinew_body_id *bodies;
+	sinew_shape_id *shapes;
+	sinew_joint_id *joints;
+} instance;
+
+/* Bodies made by spawn ops, a growing list. */
+typedef struct body_list {
+	sinew_body_id *ids;
+	int count, capacity;
+} body_list;
+
 struct sinew_scene {
 	scene_desc desc;
 	char *file;                /* as given: used in messages */
@@ -24,6 +41,10 @@ struct sinew_scene {
 	int *body_of_slot;         /* shape slot (index1) -> index in bodies, or -1 */
 	uint16_t *generation_of_slot;
 	int slot_count;
+	body_list *groups;         /* the bodies spawned into each of desc.group_names */
+	body_list made;            /* the bodies of the spawn op being applied */
+	instance scratch;          /* ids of one template instance, sized for the largest template */
+	uint32_t next_collision_group; /* for instances of templates that do not self-collide */
 	int step;
 	int next_op;
 	double step_seconds;
@@ -56,27 +77,40 @@ static void on_engine_error(sinew_error code, const char *message, void *context
 	              sinew_error_name(code));
 }
 
-static bool build_shape(sinew_scene *s, scene_parser *p, sinew_body_id body, int body_index, int shape_index)
+/* When the engine refuses part of an instance: the key path of that part and the message. */
+static bool refused(sinew_scene *s, char *path, const char *at, size_t index, const char *sub, size_t sub_index,
+                    const char *what, const scene_desc *d, char *message)
 {
-	const scene_shape_desc *d = &s->desc.shapes[shape_index];
-	sinew_shape_id id = sinew_null_shape_id;
-	switch (d->geometry.type) {
-	case SINEW_SHAPE_CIRCLE: id = sinew_create_circle_shape(body, &d->def, &d->geometry.u.circle); break;
-	case SINEW_SHAPE_CAPSULE: id = sinew_create_capsule_shape(body, &d->def, &d->geometry.u.capsule); break;
-	case SINEW_SHAPE_POLYGON: id = sinew_create_polygon_shape(body, &d->def, &d->geometry.u.polygon); break;
-	case SINEW_SHAPE_TYPE_COUNT: break;
+	char base[SCENE_PATH_SIZE];
+	scene_path_in(base, d, at, index);
+	if (sub != NULL) {
+		char key[SCENE_PATH_SIZE];
+		scene_path_key(key, base, sub);
+		if (sub_index != (size_t)-1) scene_path_index(path, key, sub_index);
+		else snprintf(path, SCENE_PATH_SIZE, "%s", key);
+	} else {
+		snprintf(path, SCENE_PATH_SIZE, "%s", base);
 	}
-	s->shapes[shape_index] = id;
-	if (!SINEW_IS_NULL(id)) return true;
-	char path[SCENE_PATH_SIZE];
-	snprintf(path, sizeof path, "bodies[%d].shapes[%d]", body_index, shape_index - s->desc.bodies[body_index].first_shape);
-	return scene_fail(p, path, "the engine refused this shape: %s", s->last_error);
+	snprintf(message, 600, "the engine refused this %s: %s", what, s->last_error);
+	return false;
+}
+
+static bool build_shape(const scene_shape_desc *d, sinew_body_id body, uint32_t group, sinew_shape_id *out)
+{
+	sinew_shape_def def = d->def;
+	if (group != 0) def.group = group;
+	switch (d->geometry.type) {
+	case SINEW_SHAPE_CIRCLE: *out = sinew_create_circle_shape(body, &def, &d->geometry.u.circle); break;
+	case SINEW_SHAPE_CAPSULE: *out = sinew_create_capsule_shape(body, &def, &d->geometry.u.capsule); break;
+	case SINEW_SHAPE_POLYGON: *out = sinew_create_polygon_shape(body, &def, &d->geometry.u.polygon); break;
+	case SINEW_SHAPE_TYPE_COUNT: *out = sinew_null_shape_id; break;
+	}
+	return !SINEW_IS_NULL(*out);
 }
 
 /* Mass overrides: a mass alone scales the shapes' inertia with it (same distribution). */
-static bool override_mass(sinew_scene *s, scene_parser *p, sinew_body_id body, int index)
+static bool override_mass(const scene_body_desc *d, sinew_body_id body)
 {
-	const scene_body_desc *d = &s->desc.bodies[index];
 	if (!d->has_mass && !d->has_inertia) return true;
 	sinew_mass_data md = sinew_body_get_mass_data(body);
 	if (d->has_mass) {
@@ -84,33 +118,7 @@ static bool override_mass(sinew_scene *s, scene_parser *p, sinew_body_id body, i
 		md.mass = d->mass;
 	}
 	if (d->has_inertia) md.rotational_inertia = d->inertia;
-	if (sinew_body_set_mass_data(body, md)) return true;
-	char path[SCENE_PATH_SIZE];
-	snprintf(path, sizeof path, "bodies[%d].%s", index, d->has_mass ? "mass" : "inertia");
-	return scene_fail(p, path, "the engine refused this mass: %s", s->last_error);
-}
-
-static void restore_velocity(sinew_body_id body, const sinew_body_def *def);
-static void restore_sleep(sinew_scene *s);
-
-static bool build_bodies(sinew_scene *s, scene_parser *p)
-{
-	for (int i = 0; i < s->desc.body_count; ++i) {
-		const scene_body_desc *d = &s->desc.bodies[i];
-		char path[SCENE_PATH_SIZE];
-		scene_path_index(path, "bodies", (size_t)i);
-		s->bodies[i] = sinew_create_body(s->world, &d->def);
-		if (SINEW_IS_NULL(s->bodies[i])) return scene_fail(p, path, "the engine refused this body: %s", s->last_error);
-		if (d->has_rotation && !sinew_body_set_rotation(s->bodies[i], d->rotation)) {
-			return scene_fail(p, path, "the engine refused this rotation: %s", s->last_error);
-		}
-		for (int j = 0; j < d->shape_count; ++j) {
-			if (!build_shape(s, p, s->bodies[i], i, d->first_shape + j)) return false;
-		}
-		if (!override_mass(s, p, s->bodies[i], i)) return false;
-		restore_velocity(s->bodies[i], &d->def);
-	}
-	return true;
+	return sinew_body_set_mass_data(body, md);
 }
 
 /* Shapes and mass overrides move the centre of mass, and the engine keeps the origin's velocity
@@ -122,13 +130,42 @@ static void restore_velocity(sinew_body_id body, const sinew_body_def *def)
 	if (memcmp(&v, &def->linear_velocity, sizeof v) != 0) sinew_body_set_linear_velocity(body, def->linear_velocity);
 }
 
-/* Joints wake their bodies when they are made: bodies the file says are asleep go back to sleep. */
-static void restore_sleep(sinew_scene *s)
+/* Builds the bodies, shapes and joints of d as instance in; on a refusal writes the part's key
+ * path and a message and returns false (the caller undoes what was made). */
+static bool build_instance(sinew_scene *s, const scene_desc *d, const instance *in, char *path, char *message)
 {
-	for (int i = 0; i < s->desc.body_count; ++i) {
-		const sinew_body_def *def = &s->desc.bodies[i].def;
-		if (!def->is_awake && def->can_sleep && sinew_body_is_awake(s->bodies[i])) sinew_body_set_awake(s->bodies[i], false);
+	for (int i = 0; i < d->body_count; ++i) {
+		const scene_body_desc *bd = &d->bodies[i];
+		sinew_body_def def = bd->def;
+		def.position = sinew_add(def.position, in->offset);
+		in->bodies[i] = sinew_create_body(s->world, &def);
+		if (SINEW_IS_NULL(in->bodies[i])) return refused(s, path, "bodies", (size_t)i, NULL, 0, "body", d, message);
+		if (bd->has_rotation && !sinew_body_set_rotation(in->bodies[i], bd->rotation)) {
+			return refused(s, path, "bodies", (size_t)i, NULL, 0, "rotation", d, message);
+		}
+		for (int j = 0; j < bd->shape_count; ++j) {
+			if (!build_shape(&d->shapes[bd->first_shape + j], in->bodies[i], in->group, &in->shapes[bd->first_shape + j])) {
+				return refused(s, path, "bodies", (size_t)i, "shapes", (size_t)j, "shape", d, message);
+			}
+		}
+		if (!override_mass(bd, in->bodies[i])) {
+			return refused(s, path, "bodies", (size_t)i, bd->has_mass ? "mass" : "inertia", (size_t)-1, "mass", d,
+			               message);
+		}
+		restore_velocity(in->bodies[i], &bd->def);
 	}
+	for (int i = 0; i < d->joint_count; ++i) {
+		in->joints[i] = scene_build_joint(s->world, d, i, in->bodies, in->offset);
+		if (SINEW_IS_NULL(in->joints[i])) return refused(s, path, "joints", (size_t)i, NULL, 0, "joint", d, message);
+	}
+	/* Joints wake their bodies when they are made: bodies the file says are asleep go back to sleep. */
+	for (int i = 0; i < d->body_count; ++i) {
+		const sinew_body_def *def = &d->bodies[i].def;
+		if (!def->is_awake && def->can_sleep && sinew_body_is_awake(in->bodies[i])) {
+			sinew_body_set_awake(in->bodies[i], false);
+		}
+	}
+	return true;
 }
 
 /* Shape slot -> body index, so events (which carry shape ids) can name bodies. */
@@ -153,24 +190,41 @@ static bool index_shapes(sinew_scene *s, scene_parser *p)
 	return true;
 }
 
-static bool build_joints(sinew_scene *s, scene_parser *p)
+/* Joint slot -> joint index, so joint events (which carry joint ids) can name joints. */
+static bool index_joints(sinew_scene *s, scene_parser *p)
 {
 	int slots = 1;
 	for (int i = 0; i < s->desc.joint_count; ++i) {
-		s->joints[i] = scene_build_joint(s->world, &s->desc, i, s->bodies);
-		if (SINEW_IS_NULL(s->joints[i])) {
-			char path[SCENE_PATH_SIZE];
-			scene_path_index(path, "joints", (size_t)i);
-			return scene_fail(p, path, "the engine refused this joint: %s", s->last_error);
-		}
 		if (s->joints[i].index1 >= slots) slots = s->joints[i].index1 + 1;
 	}
-	/* Joint slot -> joint index, so joint events (which carry joint ids) can name joints. */
 	s->joint_of_slot = malloc((size_t)slots * sizeof *s->joint_of_slot);
 	if (s->joint_of_slot == NULL) return scene_fail(p, "", "out of memory");
 	s->joint_slot_count = slots;
 	for (int i = 0; i < slots; ++i) s->joint_of_slot[i] = -1;
 	for (int i = 0; i < s->desc.joint_count; ++i) s->joint_of_slot[s->joints[i].index1] = i;
+	return true;
+}
+
+/* Room for spawn ops: a list per group, and scratch ids for the largest template. */
+static bool prepare_spawning(sinew_scene *s, scene_parser *p)
+{
+	const scene_desc *d = &s->desc;
+	s->next_collision_group = d->max_collision_group + 1;
+	if (d->template_count == 0) return true;
+	int bodies = 1, shapes = 1, joints = 1;
+	for (int i = 0; i < d->template_count; ++i) {
+		const scene_desc *t = &d->templates[i].desc;
+		bodies = t->body_count > bodies ? t->body_count : bodies;
+		shapes = t->shape_count > shapes ? t->shape_count : shapes;
+		joints = t->joint_count > joints ? t->joint_count : joints;
+	}
+	s->groups = calloc((size_t)(d->group_count > 0 ? d->group_count : 1), sizeof *s->groups);
+	s->scratch.bodies = malloc((size_t)bodies * sizeof *s->scratch.bodies);
+	s->scratch.shapes = malloc((size_t)shapes * sizeof *s->scratch.shapes);
+	s->scratch.joints = malloc((size_t)joints * sizeof *s->scratch.joints);
+	if (s->groups == NULL || s->scratch.bodies == NULL || s->scratch.shapes == NULL || s->scratch.joints == NULL) {
+		return scene_fail(p, "templates", "out of memory");
+	}
 	return true;
 }
 
@@ -208,8 +262,10 @@ static bool build(sinew_scene *s, scene_parser *p)
 	for (int i = 0; i < d->joint_count; ++i) {
 		if (d->joints[i].name != NULL) s->named_joints[named++] = i;
 	}
-	if (!build_bodies(s, p) || !index_shapes(s, p) || !build_joints(s, p)) return false;
-	restore_sleep(s);
+	instance in = {sinew_v2(0.0f, 0.0f), 0, s->bodies, s->shapes, s->joints};
+	char path[SCENE_PATH_SIZE], message[600];
+	if (!build_instance(s, d, &in, path, message)) return scene_fail(p, path, "%s", message);
+	if (!index_shapes(s, p) || !index_joints(s, p) || !prepare_spawning(s, p)) return false;
 	s->building = false;
 	s->doing = "stepping";
 	s->error_count = 0;
@@ -302,7 +358,6 @@ void sinew_scene_destroy(sinew_scene *scene)
 {
 	if (scene == NULL) return;
 	if (!SINEW_IS_NULL(scene->world)) sinew_destroy_world(scene->world);
-	scene_desc_free(&scene->desc);
 	free(scene->bodies);
 	free(scene->shapes);
 	free(scene->named_bodies);
@@ -311,6 +366,13 @@ void sinew_scene_destroy(sinew_scene *scene)
 	free(scene->joint_of_slot);
 	free(scene->body_of_slot);
 	free(scene->generation_of_slot);
+	for (int i = 0; scene->groups != NULL && i < scene->desc.group_count; ++i) free(scene->groups[i].ids);
+	free(scene->groups);
+	free(scene->made.ids);
+	free(scene->scratch.bodies);
+	free(scene->scratch.shapes);
+	free(scene->scratch.joints);
+	scene_desc_free(&scene->desc);
 	free(scene->file);
 	free(scene);
 }
@@ -343,6 +405,79 @@ static double now_seconds(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Room for more ids (false when out of memory). */
+static bool list_reserve(body_list *list, int more)
+{
+	if (list->count + more <= list->capacity) return true;
+	int capacity = list->capacity > 0 ? list->capacity : 64;
+	while (capacity < list->count + more) capacity *= 2;
+	sinew_body_id *grown = realloc(list->ids, (size_t)capacity * sizeof *grown);
+	if (grown == NULL) return false;
+	list->ids = grown;
+	list->capacity = capacity;
+	return true;
+}
+
+static void destroy_list(body_list *list)
+{
+	for (int i = 0; i < list->count; ++i) {
+		if (sinew_body_is_valid(list->ids[i])) sinew_destroy_body(list->ids[i]);
+	}
+	list->count = 0;
+}
+
+/* spawn: one instance of the template at each point, all or none: when the engine refuses a part,
+ * what this op made so far is destroyed and the error names the part. */
+static bool spawn(sinew_scene *s, const scene_op *op)
+{
+	const scene_template *t = &s->desc.templates[op->template_index];
+	const scene_desc *d = &t->desc;
+	s->made.count = 0;
+	bool ok = true;
+	for (int k = 0; k < op->point_count && ok; ++k) {
+		instance in = s->scratch;
+		in.offset = op->points[k];
+		in.group = t->self_collide ? 0u : s->next_collision_group++;
+		for (int i = 0; i < d->body_count; ++i) in.bodies[i] = sinew_null_body_id;
+		char path[SCENE_PATH_SIZE], message[600];
+		if (!list_reserve(&s->made, d->body_count)) {
+			on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, "out of memory", s);
+			ok = false;
+			break;
+		}
+		ok = build_instance(s, d, &in, path, message);
+		for (int i = 0; i < d->body_count; ++i) {
+			if (!SINEW_IS_NULL(in.bodies[i])) s->made.ids[s->made.count++] = in.bodies[i];
+		}
+		if (!ok) {
+			char text[sizeof s->last_error];
+			snprintf(text, sizeof text, "at[%d]: %.200s: %.200s", k, path, message);
+			on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, text, s);
+		}
+	}
+	if (ok && op->group >= 0) {
+		body_list *g = &s->groups[op->group];
+		ok = list_reserve(g, s->made.count);
+		if (ok) {
+			memcpy(g->ids + g->count, s->made.ids, (size_t)s->made.count * sizeof *g->ids);
+			g->count += s->made.count;
+		} else {
+			on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, "out of memory", s);
+		}
+	}
+	if (!ok) destroy_list(&s->made);
+	return ok;
+}
+
+static bool apply_op(sinew_scene *s, const scene_op *op)
+{
+	switch (op->kind) {
+	case SCENE_OP_SPAWN: return spawn(s, op);
+	case SCENE_OP_DESTROY_GROUP: destroy_list(&s->groups[op->group]); return true;
+	default: return scene_apply_op(op, s->bodies, s->joints);
+	}
+}
+
 static void apply_due_ops(sinew_scene *s)
 {
 	const scene_desc *d = &s->desc;
@@ -352,7 +487,7 @@ static void apply_due_ops(sinew_scene *s)
 		snprintf(doing, sizeof doing, "script[%d] (%s)", op->index, scene_op_name(op->kind));
 		s->doing = doing;
 		int before = s->error_count;
-		if (!scene_apply_op(op, s->bodies, s->joints) && s->error_count == before) {
+		if (!apply_op(s, op) && s->error_count == before) {
 			/* Refused without a report: say so ourselves. */
 			on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, "refused", s);
 		}

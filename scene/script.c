@@ -9,13 +9,15 @@
 
 static const char *const op_names[SCENE_OP_COUNT + 1] = {
 	"impulse", "velocity", "enable_body", "disable_body", "set_type", "destroy_body", "destroy_joint",
-	"rebuild_joint", "ragdoll", "toggle_ragdoll", "snap_to_standing", "walk", NULL};
+	"rebuild_joint", "ragdoll", "toggle_ragdoll", "snap_to_standing", "walk", "spawn", "destroy_group", NULL};
 
 static const char *const impulse_keys[] = {"step", "op", "body", "impulse", "point", NULL};
 static const char *const velocity_keys[] = {"step", "op", "body", "linear_velocity", "angular_velocity", NULL};
 static const char *const body_op_keys[] = {"step", "op", "body", NULL};
 static const char *const set_type_keys[] = {"step", "op", "body", "type", NULL};
 static const char *const joint_op_keys[] = {"step", "op", "joint", NULL};
+static const char *const spawn_keys[] = {"step", "op", "template", "group", "at", NULL};
+static const char *const group_op_keys[] = {"step", "op", "group", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
 {
@@ -44,6 +46,60 @@ static bool get_joint(scene_parser *p, json_t *o, const char *path, scene_op *op
 	return scene_fail(p, child, "no joint named \"%s\"", name);
 }
 
+/* The group's index in desc->group_names, adding the name when it is new. */
+static bool get_group(scene_parser *p, json_t *o, const char *path, bool required, scene_op *op)
+{
+	scene_desc *d = p->desc;
+	const char *name = NULL;
+	op->group = -1;
+	if ((required && !scene_require(p, o, path, "group")) || !scene_get_string(p, o, path, "group", &name)) return false;
+	if (name == NULL) return true;
+	for (int i = 0; i < d->group_count; ++i) {
+		if (strcmp(d->group_names[i], name) == 0) {
+			op->group = i;
+			return true;
+		}
+	}
+	char **grown = realloc(d->group_names, (size_t)(d->group_count + 1) * sizeof *grown);
+	if (grown == NULL) return scene_fail(p, path, "out of memory");
+	d->group_names = grown;
+	d->group_names[d->group_count] = scene_strdup(name);
+	if (d->group_names[d->group_count] == NULL) return scene_fail(p, path, "out of memory");
+	op->group = d->group_count++;
+	return true;
+}
+
+/* spawn: template (by name), group (optional), at: [[x, y], ...] (one instance per point). */
+static bool parse_spawn(scene_parser *p, json_t *o, const char *path, scene_op *op)
+{
+	const char *name = NULL;
+	char child[SCENE_PATH_SIZE];
+	if (!scene_check_keys(p, o, path, spawn_keys) || !scene_require(p, o, path, "template") ||
+	    !scene_get_string(p, o, path, "template", &name) || !get_group(p, o, path, false, op) ||
+	    !scene_require(p, o, path, "at")) {
+		return false;
+	}
+	op->template_index = scene_desc_find_template(p->desc, name);
+	if (op->template_index < 0) {
+		scene_path_key(child, path, "template");
+		return scene_fail(p, child, "no template named \"%s\"", name);
+	}
+	json_t *at = json_object_get(o, "at");
+	scene_path_key(child, path, "at");
+	size_t count = json_array_size(at);
+	if (!json_is_array(at) || count == 0) return scene_fail(p, child, "expected an array of points [[x, y], ...]");
+	if (count > 1000000) return scene_fail(p, child, "too many points");
+	op->points = malloc(count * sizeof *op->points);
+	if (op->points == NULL) return scene_fail(p, child, "out of memory");
+	for (size_t i = 0; i < count; ++i) {
+		char item[SCENE_PATH_SIZE];
+		scene_path_index(item, child, i);
+		if (!scene_point(p, json_array_get(at, i), item, &op->points[i])) return false;
+		op->point_count += 1;
+	}
+	return true;
+}
+
 static bool unsupported(scene_parser *p, const char *path, scene_op_kind kind, const char *needs)
 {
 	char child[SCENE_PATH_SIZE];
@@ -62,6 +118,8 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	op->kind = (scene_op_kind)kind;
 	op->body = -1;
 	op->joint = -1;
+	op->group = -1;
+	op->template_index = -1;
 	switch (op->kind) {
 	case SCENE_OP_IMPULSE:
 		op->has_point = json_object_get(o, "point") != NULL;
@@ -92,6 +150,10 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	case SCENE_OP_DESTROY_JOINT:
 	case SCENE_OP_REBUILD_JOINT:
 		return scene_check_keys(p, o, path, joint_op_keys) && get_joint(p, o, path, op);
+	case SCENE_OP_SPAWN:
+		return parse_spawn(p, o, path, op);
+	case SCENE_OP_DESTROY_GROUP:
+		return scene_check_keys(p, o, path, group_op_keys) && get_group(p, o, path, true, op);
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
@@ -159,6 +221,27 @@ static bool check_destroyed(scene_parser *p)
 	return ok;
 }
 
+/* In run order, a group is destroyed only after something was spawned into it. */
+static bool check_groups(scene_parser *p)
+{
+	scene_desc *d = p->desc;
+	bool *spawned = calloc((size_t)(d->group_count > 0 ? d->group_count : 1), sizeof *spawned);
+	if (spawned == NULL) return scene_fail(p, "script", "out of memory");
+	bool ok = true;
+	for (int i = 0; i < d->op_count && ok; ++i) {
+		const scene_op *op = &d->ops[i];
+		if (op->kind == SCENE_OP_SPAWN && op->group >= 0) spawned[op->group] = true;
+		if (op->kind == SCENE_OP_DESTROY_GROUP && !spawned[op->group]) {
+			char path[SCENE_PATH_SIZE];
+			snprintf(path, sizeof path, "script[%d].group", op->index);
+			ok = scene_fail(p, path, "nothing is spawned into group \"%s\" before this op runs",
+			                d->group_names[op->group]);
+		}
+	}
+	free(spawned);
+	return ok;
+}
+
 bool scene_parse_script(scene_parser *p, json_t *script)
 {
 	scene_desc *d = p->desc;
@@ -175,7 +258,7 @@ bool scene_parse_script(scene_parser *p, json_t *script)
 		if (!parse_op(p, json_array_get(script, i), path, &d->ops[i])) return false;
 	}
 	qsort(d->ops, count, sizeof *d->ops, compare_ops);
-	return check_destroyed(p);
+	return check_destroyed(p) && check_groups(p);
 }
 
 bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew_joint_id *joints)
@@ -203,6 +286,9 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew
 		return sinew_destroy_joint(joint);
 	case SCENE_OP_REBUILD_JOINT:
 		return sinew_joint_rebuild(joint);
+	case SCENE_OP_SPAWN:
+	case SCENE_OP_DESTROY_GROUP:
+		break; /* the scene applies these itself: they make and unmake what the file did not list */
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:

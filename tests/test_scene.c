@@ -174,7 +174,7 @@ static void test_wrong_type(void **state)
 	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"type\": \"wobbly\"}]}",
 	             "bad.json:1:32: bodies[0].type: expected \"static\", \"kinematic\" or \"dynamic\"");
 	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"layer\": -1}]}",
-	             "bad.json:1:32: bodies[0].layer: expected an unsigned 32-bit bit mask (0 to 4294967295)");
+	             "bad.json:1:32: bodies[0].layer: expected an unsigned 32-bit integer (0 to 4294967295)");
 }
 
 static void test_bad_values(void **state)
@@ -229,7 +229,7 @@ static void test_script_names_existing_bodies(void **state)
 	             " \"script\": [{\"step\": 1, \"op\": \"jump\", \"body\": \"box\"}]}",
 	             "bad.json:2:25: script[0].op: expected \"impulse\", \"velocity\", \"enable_body\", \"disable_body\", "
 	             "\"set_type\", \"destroy_body\", \"destroy_joint\", \"rebuild_joint\", \"ragdoll\", \"toggle_ragdoll\", "
-	             "\"snap_to_standing\" or \"walk\"");
+	             "\"snap_to_standing\", \"walk\", \"spawn\" or \"destroy_group\"");
 	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
 	             " \"script\": [{\"step\": -1, \"op\": \"enable_body\", \"body\": \"box\"}]}",
 	             "bad.json:2:14: script[0].step: expected an integer from 0 to 1000000000");
