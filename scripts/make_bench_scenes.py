@@ -39,6 +39,45 @@ def box(hx, hy, center=None, angle=None, **extra):
     return s
 
 
+# ---------------------------------------------------------------- rain
+
+def rain(out):
+    floors, per_floor = [0, 45, 90, 135, 180], 501
+    rows, columns, per_group, spawn_every, steps = 5, 40, 5, 8, 1000
+    figure_layer = 2  # bones see the ground and other figures' bones; feet see only the ground
+    bodies = []
+    for k, y in enumerate(floors):
+        bodies.append({"name": "floor_%d" % k, "type": "static", "position": vec(0, y),
+                       "layer": make_scenes.GROUND_LAYER, "mask": 0xFFFFFFFF,
+                       "shapes": [box(0.25, 0.25, (-125 + 0.5 * i, 0)) for i in range(per_floor)]})
+    group_bodies, group_joints = [], []
+    for i in range(per_group):
+        b, j = make_scenes.human("h%d_" % i, (0.5 * (i - (per_group - 1) / 2), 0), layer=figure_layer,
+                                 mask=make_scenes.GROUND_LAYER | figure_layer, sleep_threshold=0.1)
+        group_bodies += b
+        group_joints += j
+    templates = [{"name": "five_humans", "self_collide": False, "bodies": group_bodies, "joints": group_joints}]
+    script = []
+    for k, step in enumerate(range(0, steps, spawn_every)):
+        col = k % columns
+        if k >= columns:
+            script.append({"step": step, "op": "destroy_group", "group": "col_%d" % col})
+        x = -125 + 6.25 * (col + 0.5)
+        script.append({"step": step, "op": "spawn", "template": "five_humans", "group": "col_%d" % col,
+                       "at": [vec(x, 40 + 45 * row) for row in range(rows)]})
+    head = {"x": {"note": "BENCH_SCENES.md 'rain': 5 static floors (y = 0, 45, 90, 135, 180), each one body of 501 "
+                  "boxes of half-extent 0.25 at x = -125..125 step 0.5. Every 8th step a group of 5 humans "
+                  "(template five_humans: the human of the table, 0.5 m apart in x, sleeping below 0.1 m/s) "
+                  "is spawned in each of the 5 rows (y = 40 + 45 row) at the next of 40 columns (x = -125 + "
+                  "6.25 (col + 0.5)); each instance has a collision group of its own, so a group's parts never "
+                  "collide with each other. Once all 40 columns are full, each spawn first destroys the column "
+                  "it refills (destroy_group): at most 1,000 humans (11,000 bodies, 10,000 joints). 1,000 "
+                  "steps. " + GENERATED},
+            "world": world(steps)}
+    write_scene(os.path.join(out, "rain.json"), head, bodies, [], script, templates)
+    return per_group * rows * columns
+
+
 # ---------------------------------------------------------------- large_pyramid
 
 def large_pyramid(out):
@@ -207,6 +246,7 @@ def main():
     counts = {
         "large_pyramid": large_pyramid(out),
         "many_pyramids": many_pyramids(out),
+        "rain": rain(out),
         "smash": smash(out),
         "tumbler": tumbler(out),
         "spinner": spinner(out),

@@ -23,8 +23,9 @@ def vec(x, y):
     return [num(x), num(y)]
 
 
-def write_scene(path, head, bodies, joints, script=None):
-    """head: the note and world; bodies and joints: lists of dicts, one per line."""
+def write_scene(path, head, bodies, joints, script=None, templates=None):
+    """head: the note and world; bodies, joints and script: lists of dicts, one per line;
+    templates: dicts {name, self_collide, bodies, joints}, written one body or joint per line."""
     lines = ['{', '  "sinew_scene": 1,']
     lines.append('  "x": ' + json.dumps(head["x"]) + ',')
     lines.append('  "world": ' + json.dumps(head["world"]) + ',')
@@ -33,7 +34,21 @@ def write_scene(path, head, bodies, joints, script=None):
     lines.append('  ],')
     lines.append('  "joints": [')
     lines.append(',\n'.join('    ' + json.dumps(j) for j in joints))
-    lines.append('  ]' + (',' if script else ''))
+    lines.append('  ]' + (',' if script or templates else ''))
+    if templates:
+        lines.append('  "templates": [')
+        written = []
+        for t in templates:
+            inner = ['    {"name": %s, "self_collide": %s,' % (json.dumps(t["name"]), json.dumps(t["self_collide"]))]
+            inner.append('     "bodies": [')
+            inner.append(',\n'.join('      ' + json.dumps(b) for b in t["bodies"]))
+            inner.append('     ],')
+            inner.append('     "joints": [')
+            inner.append(',\n'.join('      ' + json.dumps(j) for j in t["joints"]))
+            inner.append('     ]}')
+            written.append('\n'.join(inner))
+        lines.append(',\n'.join(written))
+        lines.append('  ]' + (',' if script else ''))
     if script:
         lines.append('  "script": [')
         lines.append(',\n'.join('    ' + json.dumps(o) for o in script))
@@ -98,6 +113,45 @@ def rotate(p, angle, about):
     return (about[0] + c * x - s * y, about[1] + s * x + c * y)
 
 
+def human(prefix, spawn, tilt=None, layer=None, mask=None, sleep_threshold=None):
+    """One human of HUMAN standing at spawn (the point under its feet), turned by tilt (radians)
+    about its hip: its bodies and joints, named prefix + bone. layer / mask (when given) go on
+    the bones; the feet are always FOOT_LAYER seeing only the ground."""
+    bodies, joints = [], []
+    hip = (spawn[0], spawn[1] + 0.95)
+    turn = tilt or 0.0
+    for (bone, at, c1, c2, radius, parent, pivot, limit, friction, damping, reference) in HUMAN:
+        p = rotate((spawn[0] + at[0], spawn[1] + at[1]), turn, hip)
+        body = {"name": prefix + bone, "position": vec(*p)}
+        if tilt is not None:
+            body["angle"] = num(math.degrees(tilt))
+        if layer is not None:
+            body["layer"], body["mask"] = layer, mask
+        if sleep_threshold is not None:
+            body["sleep_threshold"] = sleep_threshold
+        body["shapes"] = [{"type": "capsule", "center1": vec(*c1), "center2": vec(*c2), "radius": radius,
+                           "friction": 0.2}]
+        if damping:
+            body["linear_damping"] = damping
+        if bone.startswith("lower_") and bone.endswith("_leg"):
+            # The foot: about 0.14 x 0.045, at the bottom of the shin, pointing forward.
+            body["shapes"].append({"type": "box", "half_extents": [0.07, 0.0225], "center": [0.04, -0.1625],
+                                   "friction": 0.05, "layer": FOOT_LAYER, "mask": GROUND_LAYER})
+        bodies.append(body)
+        if parent is None:
+            continue
+        a = rotate((spawn[0] + pivot[0], spawn[1] + pivot[1]), turn, hip)
+        joint = {"name": prefix + bone, "type": "revolute", "body_a": prefix + parent, "body_b": prefix + bone,
+                 "anchor": vec(*a)}
+        if reference:
+            joint["reference_angle"] = reference
+        joint["limit"] = {"lower": num(limit[0] * 180), "upper": num(limit[1] * 180), "frame": "local"}
+        joint["motor"] = {"speed": 0, "max_torque": num(JOINT_FRICTION * friction)}
+        joint["spring"] = {"hertz": 5, "damping_ratio": 0.5, "target": 0}
+        joints.append(joint)
+    return bodies, joints
+
+
 def ragdolls50(out):
     rows, columns = 5, 10
     bodies = [{"name": "ground", "type": "static", "position": [0, -0.5], "layer": GROUND_LAYER, "mask": 0xFFFFFFFF,
@@ -112,31 +166,9 @@ def ragdolls50(out):
         mask = GROUND_LAYER | (all_figures & ~bit)
         spawn = (-4.5 + 1.0 * c + (0.3 if r % 2 else 0.0), 0.2 + 1.9 * r)
         tilt = math.radians(((k * 37) % 90) - 45)  # a loose heap: every figure leans its own way
-        hip = (spawn[0], spawn[1] + 0.95)
-        for (bone, at, c1, c2, radius, parent, pivot, limit, friction, damping, reference) in HUMAN:
-            p = rotate((spawn[0] + at[0], spawn[1] + at[1]), tilt, hip)
-            body = {"name": "h%d_%s" % (k, bone), "position": vec(*p), "angle": num(math.degrees(tilt)),
-                    "layer": bit, "mask": mask,
-                    "shapes": [{"type": "capsule", "center1": vec(*c1), "center2": vec(*c2), "radius": radius,
-                                "friction": 0.2}]}
-            if damping:
-                body["linear_damping"] = damping
-            if bone.startswith("lower_") and bone.endswith("_leg"):
-                # The foot: about 0.14 x 0.045, at the bottom of the shin, pointing forward.
-                body["shapes"].append({"type": "box", "half_extents": [0.07, 0.0225], "center": [0.04, -0.1625],
-                                       "friction": 0.05, "layer": FOOT_LAYER, "mask": GROUND_LAYER})
-            bodies.append(body)
-            if parent is None:
-                continue
-            a = rotate((spawn[0] + pivot[0], spawn[1] + pivot[1]), tilt, hip)
-            joint = {"name": "h%d_%s" % (k, bone), "type": "revolute", "body_a": "h%d_%s" % (k, parent),
-                     "body_b": "h%d_%s" % (k, bone), "anchor": vec(*a)}
-            if reference:
-                joint["reference_angle"] = reference
-            joint["limit"] = {"lower": num(limit[0] * 180), "upper": num(limit[1] * 180), "frame": "local"}
-            joint["motor"] = {"speed": 0, "max_torque": num(JOINT_FRICTION * friction)}
-            joint["spring"] = {"hertz": 5, "damping_ratio": 0.5, "target": 0}
-            joints.append(joint)
+        b, j = human("h%d_" % k, spawn, tilt, bit, mask)
+        bodies += b
+        joints += j
     head = {"x": {"note": "50 humans of BENCH_SCENES.md 'rain' (scale 1, metres; 11 capsule bones and 10 revolute "
                   "joints each, local-frame limits, joint friction as a motor at speed 0 with max torque 0.05 x the "
                   "bone's friction scale, a 5 Hz spring with damping 0.5), in 5 rows of 10, each tilted its own way "

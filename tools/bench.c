@@ -5,7 +5,8 @@
  * figure is its mean ms/step; the table shows the median and the minimum over the R runs, the
  * world's counters after the last step, and one quality figure per scene (docs/benchmarks.md):
  *   sep     the largest joint separation (sinew_joint_get_linear_error) seen after any step,
- *           for scenes with joints;
+ *           and the worst limit overshoot (sinew_joint_get_limit_violation), for scenes with
+ *           joints (the world's joints: spawned ones count too);
  *   drift   the largest distance any dynamic body's origin ended from where it started, for
  *           pyramid scenes (a "pyramid" in the file name);
  *   energy  (E_end - E_start) / |E_start| otherwise, E the kinetic (linear and angular) plus
@@ -36,6 +37,7 @@ typedef struct bench_row {
 	double ms_median, ms_min;
 	quality_kind kind;
 	double quality;
+	double limit_degrees; /* worst limit overshoot, scenes with joints */
 } bench_row;
 
 static int bench_usage(const char *message, const char *arg)
@@ -67,28 +69,48 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double max_joint_separation(const sinew_scene *scene)
+/* The world's live ids, in a buffer that grows as the world does (outside the timed steps). */
+typedef struct id_buffer {
+	void *ids;
+	int capacity;
+} id_buffer;
+
+static bool fit(id_buffer *b, int count, size_t size)
 {
-	double worst = 0.0;
-	int n = sinew_scene_get_joint_count(scene);
-	for (int i = 0; i < n; ++i) {
-		sinew_joint_id j = sinew_scene_get_joint(scene, i);
-		if (!sinew_joint_is_valid(j)) continue;
-		double e = sinew_joint_get_linear_error(j);
-		if (!(e <= worst)) worst = e; /* NaN wins: a blown-up joint must show */
-	}
-	return worst;
+	if (count <= b->capacity) return true;
+	void *grown = realloc(b->ids, (size_t)count * size);
+	if (grown == NULL) return false;
+	b->ids = grown;
+	b->capacity = count;
+	return true;
 }
 
-static double energy(const sinew_scene *scene)
+/* Largest joint separation and limit overshoot (radians) over the world's joints now. */
+static void joint_errors(sinew_world_id world, id_buffer *buffer, double *separation, double *limit)
+{
+	int count = sinew_world_get_counters(world).joint_count;
+	if (!fit(buffer, count, sizeof(sinew_joint_id))) return;
+	sinew_joint_id *joints = buffer->ids;
+	int n = sinew_world_get_joints(world, joints, count);
+	for (int i = 0; i < n; ++i) {
+		double e = sinew_joint_get_linear_error(joints[i]), l = sinew_joint_get_limit_violation(joints[i]);
+		if (!(e <= *separation)) *separation = e; /* NaN wins: a blown-up joint must show */
+		if (!(l <= *limit)) *limit = l;
+	}
+}
+
+static double energy(const sinew_scene *scene, id_buffer *buffer)
 {
 	sinew_world_id world = sinew_scene_get_world(scene);
 	sinew_vec2 g = sinew_world_get_gravity(world);
 	double e = 0.0;
-	int n = sinew_scene_get_body_count(scene);
+	int count = sinew_world_get_counters(world).body_count;
+	if (!fit(buffer, count, sizeof(sinew_body_id))) return NAN;
+	sinew_body_id *bodies = buffer->ids;
+	int n = sinew_world_get_bodies(world, bodies, count);
 	for (int i = 0; i < n; ++i) {
-		sinew_body_id b = sinew_scene_get_body(scene, i);
-		if (!sinew_body_is_valid(b) || sinew_body_get_type(b) != SINEW_DYNAMIC_BODY) continue;
+		sinew_body_id b = bodies[i];
+		if (sinew_body_get_type(b) != SINEW_DYNAMIC_BODY) continue;
 		double m = sinew_body_get_mass(b), inertia = sinew_body_get_rotational_inertia(b);
 		sinew_vec2 v = sinew_body_get_linear_velocity(b), c = sinew_body_get_world_center(b);
 		double w = sinew_body_get_angular_velocity(b), gs = sinew_body_get_gravity_scale(b);
@@ -110,11 +132,13 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 	}
 	int steps = steps_option >= 0 ? steps_option : sinew_scene_get_default_steps(scene);
 	int body_count = sinew_scene_get_body_count(scene);
-	row->kind = sinew_scene_get_joint_count(scene) > 0 ? QUALITY_SEPARATION
-	            : strstr(sinew_scene_get_name(scene), "pyramid") != NULL ? QUALITY_DRIFT
-	                                                                      : QUALITY_ENERGY;
+	sinew_world_id world = sinew_scene_get_world(scene);
+	/* scenes with joints (from the file or spawned later) report separation; found after the run */
+	row->kind = strstr(sinew_scene_get_name(scene), "pyramid") != NULL ? QUALITY_DRIFT : QUALITY_ENERGY;
 	sinew_vec2 *start = NULL;
-	double energy_start = 0.0, separation = 0.0;
+	id_buffer buffer = {NULL, 0};
+	double energy_start = 0.0, separation = 0.0, limit = 0.0;
+	bool had_joints = false;
 	if (row->kind == QUALITY_DRIFT) {
 		start = malloc(sizeof *start * (size_t)(body_count > 0 ? body_count : 1));
 		if (start == NULL) {
@@ -122,8 +146,8 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 			return -1.0;
 		}
 		for (int i = 0; i < body_count; ++i) start[i] = sinew_body_get_position(sinew_scene_get_body(scene, i));
-	} else if (row->kind == QUALITY_ENERGY) {
-		energy_start = energy(scene);
+	} else {
+		energy_start = energy(scene, &buffer);
 	}
 	double timed = 0.0;
 	for (int i = 0; i < steps; ++i) {
@@ -131,11 +155,13 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 		sinew_scene_step(scene);
 		double t1 = now_seconds();
 		if (i > 0) timed += t1 - t0;
-		if (row->kind == QUALITY_SEPARATION) {
-			double s = max_joint_separation(scene);
-			if (!(s <= separation)) separation = s;
+		if (sinew_world_get_counters(world).joint_count > 0) {
+			had_joints = true;
+			joint_errors(world, &buffer, &separation, &limit);
 		}
 	}
+	if (had_joints) row->kind = QUALITY_SEPARATION;
+	row->limit_degrees = 180.0 / 3.14159265358979323846 * limit;
 	switch (row->kind) {
 	case QUALITY_SEPARATION: row->quality = separation; break;
 	case QUALITY_DRIFT: {
@@ -151,12 +177,13 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 		break;
 	}
 	case QUALITY_ENERGY: {
-		double e = energy(scene);
+		double e = energy(scene, &buffer);
 		row->quality = fabs(energy_start) > 0.0 ? (e - energy_start) / fabs(energy_start) : e - energy_start;
 		break;
 	}
 	}
 	free(start);
+	free(buffer.ids);
 	sinew_counters c = sinew_world_get_counters(sinew_scene_get_world(scene));
 	row->bodies = c.body_count;
 	row->joints = c.joint_count;
@@ -178,6 +205,8 @@ static void format_quality(char *out, size_t size, const bench_row *r)
 {
 	if (r->kind == QUALITY_ENERGY) {
 		snprintf(out, size, "%s %+.3g%%", quality_short[r->kind], 100.0 * r->quality);
+	} else if (r->kind == QUALITY_SEPARATION) {
+		snprintf(out, size, "%s %.3g m, limit %.3g deg", quality_short[r->kind], r->quality, r->limit_degrees);
 	} else {
 		snprintf(out, size, "%s %.3g m", quality_short[r->kind], r->quality);
 	}
@@ -269,6 +298,10 @@ static bool write_json(const char *path, const bench_row *rows, int n)
 		json_number(f, r->ms_min);
 		fprintf(f, ", \"quality_kind\": \"%s\", \"quality\": ", quality_names[r->kind]);
 		json_number(f, r->quality);
+		if (r->kind == QUALITY_SEPARATION) {
+			fprintf(f, ", \"limit_overshoot_deg\": ");
+			json_number(f, r->limit_degrees);
+		}
 		fprintf(f, ", \"engine_errors\": %d}%s\n", r->errors, i + 1 < n ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");
