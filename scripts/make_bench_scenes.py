@@ -78,6 +78,105 @@ def rain(out):
     return per_group * rows * columns
 
 
+# ---------------------------------------------------------------- stickman_rain
+
+# The game's stickman ragdoll (seed 000, section 5), pixel units, y down, the hips at the origin.
+# key: (parent, shape, from, to or radius, capsule radius, mass, linear damping, angular damping)
+# Bones run from their origin to their tip; the rest pose stands upright with the arms 20 degrees
+# and the legs 8 degrees out from the body.
+NECK, SHOULDER = (0.0, -391.5), (0.0, -248.0)
+
+
+def along(origin, length, degrees_from_down):
+    a = math.radians(degrees_from_down)
+    return (origin[0] + length * math.sin(a), origin[1] + length * math.cos(a))
+
+
+def stickman_bones():
+    l_elbow, r_elbow = along(SHOULDER, 168, -20), along(SHOULDER, 168, 20)
+    l_knee, r_knee = along((0, 0), 200, -8), along((0, 0), 200, 8)
+    return [
+        ("torso", None, "capsule", (0.0, 0.0), NECK, 12, 8.0, 1.0, 4.0),
+        ("head", "torso", "circle", (NECK[0], NECK[1] - 100), 100, None, 2.0, 0.5, 2.0),
+        ("left_upper_arm", "torso", "capsule", SHOULDER, l_elbow, 8, 1.5, 0.5, 3.0),
+        ("left_lower_arm", "left_upper_arm", "capsule", l_elbow, along(l_elbow, 200, -20), 8, 1.0, 0.5, 3.0),
+        ("right_upper_arm", "torso", "capsule", SHOULDER, r_elbow, 8, 1.5, 0.5, 3.0),
+        ("right_lower_arm", "right_upper_arm", "capsule", r_elbow, along(r_elbow, 200, 20), 8, 1.0, 0.5, 3.0),
+        ("left_upper_leg", "torso", "capsule", (0.0, 0.0), l_knee, 8, 2.0, 0.5, 3.0),
+        ("left_lower_leg", "left_upper_leg", "capsule", l_knee, along(l_knee, 200, -8), 8, 1.5, 0.5, 3.0),
+        ("right_upper_leg", "torso", "capsule", (0.0, 0.0), r_knee, 8, 2.0, 0.5, 3.0),
+        ("right_lower_leg", "right_upper_leg", "capsule", r_knee, along(r_knee, 200, 8), 8, 1.5, 0.5, 3.0),
+    ]
+
+
+# Limit bands of seed 000 (degrees, in the joint's local frame here): elbows and knees fold one
+# way only, shoulders and hips swing widely, the neck is free.
+STICKMAN_LIMITS = {"head": None, "left_upper_arm": (-160, 160), "right_upper_arm": (-160, 160),
+                   "left_upper_leg": (-160, 160), "right_upper_leg": (-160, 160),
+                   "left_lower_arm": (-5, 150), "right_lower_arm": (-5, 150),
+                   "left_lower_leg": (-5, 150), "right_lower_leg": (-5, 150)}
+
+
+def stickman_template():
+    bodies, joints = [], []
+    for key, parent, kind, start, end, radius, mass, lin, ang in stickman_bones():
+        if kind == "circle":
+            body = {"name": key, "position": vec(*start), "shapes": [{"type": "circle", "radius": end}]}
+        else:
+            mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+            half = math.hypot(end[0] - start[0], end[1] - start[1]) / 2 - radius  # Godot height is tip to tip
+            angle = math.degrees(math.atan2(end[1] - start[1], end[0] - start[0])) - 90  # local y along the bone
+            body = {"name": key, "position": vec(*mid), "angle": num(angle),
+                    "shapes": [{"type": "capsule", "center1": vec(0, -half), "center2": vec(0, half),
+                                "radius": radius}]}
+        body.update({"mass": mass, "linear_damping": lin, "angular_damping": ang})
+        bodies.append(body)
+        if parent is None:
+            continue
+        joint = {"type": "revolute", "body_a": parent, "body_b": key, "anchor": vec(*(NECK if key == "head" else start))}
+        limit = STICKMAN_LIMITS[key]
+        if limit is not None:
+            joint["limit"] = {"lower": limit[0], "upper": limit[1], "frame": "local"}
+        joints.append(joint)
+    return bodies, joints
+
+
+def stickman_rain(out):
+    waves, per_wave, every, steps = 5, 40, 120, 1000
+    terrain = [
+        # flat ground, its top at y = 0, x -8000..8000
+        {"name": "ground", "type": "static", "shapes": [box(8000, 50, (0, 50))]},
+        # a ramp rising 600 px to the right over 2,500 px, and one rising to the left
+        {"name": "ramp_left", "type": "static", "shapes": [{"type": "polygon",
+                                                            "vertices": [[-7000, 0], [-4500, -600], [-4500, 0]]}]},
+        {"name": "ramp_right", "type": "static", "shapes": [{"type": "polygon",
+                                                             "vertices": [[3500, 0], [3500, -600], [6000, 0]]}]},
+        # stairs: 8 steps 200 px deep and 80 px high, up to the right from x = -1000
+        {"name": "stairs", "type": "static",
+         "shapes": [box(100, 40 * (k + 1), (-1000 + 200 * k + 100, -40 * (k + 1))) for k in range(8)]},
+    ]
+    bodies, joints = stickman_template()
+    templates = [{"name": "stickman", "self_collide": False, "bodies": bodies, "joints": joints}]
+    script = []
+    for w in range(waves):
+        x0 = -7400 + (190 if w % 2 else 0)
+        script.append({"step": w * every, "op": "spawn", "template": "stickman", "group": "wave_%d" % w,
+                       "at": [vec(x0 + 370 * i, -2600) for i in range(per_wave)]})
+    head = {"x": {"note": "BENCH_SCENES.md 'stickman_rain': the game's stickman ragdoll (seed 000 section 5: 10 bodies - "
+                  "capsules of radius 8 (torso 12) spanning each bone tip to tip, a head circle of radius 100 - with "
+                  "the table's masses and damping, and 9 revolute joints at the child bones' origins with the seed's "
+                  "limit bands held in the local frame: elbows and knees -5..150 degrees, shoulders and hips "
+                  "-160..160, the neck free) in pixel units (y down, gravity 980 px/s^2, 100 px per metre), "
+                  "standing with arms 20 and legs 8 degrees out. 200 figures in 5 waves of 40 (every 120 steps, "
+                  "370 px apart, hips 2,600 px up; odd waves shifted 190 px) onto flat ground, two 600 px ramps "
+                  "and 8 stairs. A figure's own parts never collide (template self_collide false: the seed's "
+                  "follow-up to its connected-pairs-only exclusion); figures collide with each other. 1,000 "
+                  "steps. " + GENERATED},
+            "world": {"gravity": [0, 980], "length_units_per_meter": 100, "hz": 60, "substeps": 4, "steps": steps}}
+    write_scene(os.path.join(out, "stickman_rain.json"), head, terrain, [], script, templates)
+    return waves * per_wave
+
+
 # ---------------------------------------------------------------- large_pyramid
 
 def large_pyramid(out):
@@ -247,6 +346,7 @@ def main():
         "large_pyramid": large_pyramid(out),
         "many_pyramids": many_pyramids(out),
         "rain": rain(out),
+        "stickman_rain": stickman_rain(out),
         "smash": smash(out),
         "tumbler": tumbler(out),
         "spinner": spinner(out),

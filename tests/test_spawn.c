@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "sinew/scene.h"
 
@@ -261,6 +262,50 @@ static void test_rain_scene_spawns_on_schedule(void **state)
 	sinew_scene_destroy(scene);
 }
 
+/* stickman_rain: the first wave of 40 game stickmen (seed 000's bodies, pixel units) spawns with
+ * the table's masses and lands on the terrain with its joints together and its limits held. */
+static void test_stickman_rain_first_wave(void **state)
+{
+	(void)state;
+	char error[512] = "";
+	sinew_scene *scene = sinew_scene_load_file("scenes/bench/stickman_rain.json", error, sizeof error);
+	if (scene == NULL) print_error("%s\n", error);
+	assert_non_null(scene);
+	sinew_world_id w = sinew_scene_get_world(scene);
+	int terrain = sinew_world_get_counters(w).body_count;
+	sinew_scene_step(scene);
+	assert_int_equal(sinew_world_get_counters(w).body_count, terrain + 40 * 10);
+	assert_int_equal(sinew_world_get_counters(w).joint_count, 40 * 9);
+	static sinew_body_id bodies[512];
+	int n = live_bodies(w, bodies, 512);
+	float total = 0.0f;
+	for (int i = terrain; i < terrain + 10; ++i) total += sinew_body_get_mass(bodies[i]);
+	assert_float_equal(total, 8.0f + 2.0f + 2 * (1.5f + 1.0f) + 2 * (2.0f + 1.5f), 1e-4f); /* seed 000, 5.1 */
+	float worst_sep = 0.0f, worst_limit = 0.0f, highest = 1e9f, lowest = -1e9f;
+	static sinew_joint_id joints[512];
+	for (int s = 1; s < 170; ++s) {
+		sinew_scene_step(scene);
+		int m = sinew_world_get_joints(w, joints, 512);
+		for (int i = 0; i < m; ++i) {
+			worst_sep = fmaxf(worst_sep, sinew_joint_get_linear_error(joints[i]));
+			worst_limit = fmaxf(worst_limit, sinew_joint_get_limit_violation(joints[i]));
+		}
+	}
+	for (int i = terrain; i < n; ++i) { /* y is down */
+		highest = fminf(highest, sinew_body_get_position(bodies[i]).y);
+		lowest = fmaxf(lowest, sinew_body_get_position(bodies[i]).y);
+	}
+	print_message("stickman_rain, first wave: highest part %.0f px, worst joint separation %.4f px, worst limit overshoot %.3f deg\n", (double)highest,
+	              (double)worst_sep, (double)(worst_limit * 180.0f / 3.14159265f));
+	/* they landed (heads started 3,090 px up; a figure standing on the top stair has its head at
+	 * 1,530 px) and nothing went through the ground (its top is y = 0) */
+	assert_true(highest > -1650.0f);
+	assert_true(lowest < 0.0f);
+	assert_true(worst_sep < 2.0f);  /* 2 cm, the bound for joints */
+	assert_true(worst_limit < 2.0f * 3.14159265f / 180.0f);
+	sinew_scene_destroy(scene);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_bad_templates_and_ops),
 		cmocka_unit_test(test_refused_spawn_leaves_nothing),
 		cmocka_unit_test(test_rain_scene_spawns_on_schedule),
+		cmocka_unit_test(test_stickman_rain_first_wave),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,8 @@
  *           pyramid scenes (a "pyramid" in the file name);
  *   energy  (E_end - E_start) / |E_start| otherwise, E the kinetic (linear and angular) plus
  *           the potential energy (-m g . centre of mass) of the dynamic bodies.
- * Quality is measured outside the timed calls. Without SCENES it runs scenes/bench/ (every .json there). */
+ * Separations and drifts are in metres (length units / length_units_per_meter). Quality is
+ * measured outside the timed calls. Without SCENES it runs scenes/bench/ (every .json there). */
 #include "sinew/scene.h"
 
 #include <glob.h>
@@ -161,9 +162,11 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 		}
 	}
 	if (had_joints) row->kind = QUALITY_SEPARATION;
+	/* separations and drifts in metres, whatever the scene's length unit */
+	double metres = 1.0 / (double)sinew_world_get_length_units_per_meter(world);
 	row->limit_degrees = 180.0 / 3.14159265358979323846 * limit;
 	switch (row->kind) {
-	case QUALITY_SEPARATION: row->quality = separation; break;
+	case QUALITY_SEPARATION: row->quality = separation * metres; break;
 	case QUALITY_DRIFT: {
 		double drift = 0.0;
 		for (int i = 0; i < body_count; ++i) {
@@ -173,7 +176,7 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 			double d = hypot((double)p.x - start[i].x, (double)p.y - start[i].y);
 			if (!(d <= drift)) drift = d;
 		}
-		row->quality = drift;
+		row->quality = drift * metres;
 		break;
 	}
 	case QUALITY_ENERGY: {
