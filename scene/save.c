@@ -1,7 +1,10 @@
 /* Saving: the scene's world as it is now, written back as a scene file that loads into the same
  * world. Everything is read through the public API (the scene's description only supplies names,
- * hz, substeps, sleep and which masses were overridden), in file order, so the saved world is
- * created in the same order as the live one.
+ * hz, substeps, sleep and which masses were overridden). The file's live bodies come first, in
+ * file order, then every other live body of the world (made by spawn ops) in slot order; joints
+ * likewise. So the saved world is created in the order the saver walked the live one, and a body
+ * or joint the file did not list is written as a plain one: unnamed, unless a saved joint needs
+ * its body named (then "spawned_<k>").
  *
  * Exactness. Every float is written as the double equal to it ("%.17g"), which the loader turns
  * back into the same float; angles go through degrees in double, which also comes back bit for bit
@@ -13,10 +16,12 @@
  * written as boxes when the loader rebuilds the very same polygon, else as a "polygon" with its
  * normals and centroid. Joints carry their authored local frames (local_anchor_a/b, local_axis_a,
  * reference_angle, swing_reference), so they come back as authored whatever the bodies did since.
+ * A spawned body's template may have overridden its mass, which the saver cannot see: its mass
+ * and inertia are written whenever they differ from what its shapes give.
  *
- * Not saved: script ops (a saved file has no script), contact and joint warm starts, sleep timers
- * and the half-substep velocity lag, so a world saved after stepping continues close to, but not
- * bit for bit like, the live one. A broken joint is saved disabled. */
+ * Not saved: script ops and templates (a saved file has neither), contact and joint warm starts,
+ * sleep timers and the half-substep velocity lag, so a world saved after stepping continues close
+ * to, but not bit for bit like, the live one. A broken joint is saved disabled. */
 #include "internal.h"
 
 #include <math.h>
@@ -26,13 +31,29 @@
 
 static const double DEGREES_PER_RADIAN = 180.0 / 3.14159265358979323846;
 
+/* One live body to save: its id, the description it was made from (-1: not made by the file) and
+ * the name it is saved with (NULL: unnamed). */
+typedef struct saved_body {
+	sinew_body_id id;
+	int desc;
+	char *name;
+	bool used; /* referred to by a saved joint: needs a name */
+} saved_body;
+
+typedef struct saved_joint {
+	sinew_joint_id id;
+	int desc; /* index in desc.joints, or -1 */
+} saved_joint;
+
 typedef struct saver {
 	const sinew_scene *scene;
 	const scene_desc *desc;
-	int *body_of_slot;  /* body slot (index1) -> index in desc.bodies, or -1 */
+	saved_body *bodies; /* in the order they are saved: the file's, then the rest in slot order */
+	int body_count;
+	int *body_of_slot;  /* body slot (index1) -> index in bodies, or -1 */
 	int slot_count;
-	char **body_names;  /* the name each saved body is written with (NULL: unnamed) */
-	bool *body_used;    /* referred to by a saved joint: needs a name */
+	saved_joint *joints;
+	int joint_count;
 	char *error;
 	size_t error_size;
 	bool failed;
@@ -54,6 +75,12 @@ static uint32_t bits(float f)
 static bool same(float a, float b)
 {
 	return bits(a) == bits(b);
+}
+
+/* Room for count elements of size bytes (never a request for zero bytes). */
+static void *array_of(int count, size_t size)
+{
+	return malloc((size_t)(count > 0 ? count : 1) * size);
 }
 
 /* ---------------------------------------------------------------- JSON values */
@@ -228,15 +255,14 @@ static void save_geometry(saver *s, json_t *o, const sinew_geometry *g)
 	fail(s, "a shape of an unknown type");
 }
 
-static json_t *save_shape(saver *s, int index)
+static json_t *save_shape(saver *s, sinew_shape_id id, const char *name)
 {
-	sinew_shape_id id = scene_get_shape(s->scene, index);
 	json_t *o = json_object();
 	if (o == NULL) return fail(s, "out of memory"), NULL;
 	sinew_geometry g = sinew_shape_get_geometry(id);
 	sinew_shape_def d = sinew_default_shape_def();
 	save_geometry(s, o, &g);
-	if (s->desc->shapes[index].name != NULL) set(s, o, "name", json_string(s->desc->shapes[index].name));
+	if (name != NULL) set(s, o, "name", json_string(name));
 	put_real(s, o, "density", sinew_shape_get_density(id), d.density);
 	put_real(s, o, "friction", sinew_shape_get_friction(id), d.friction);
 	put_real(s, o, "restitution", sinew_shape_get_restitution(id), d.restitution);
@@ -249,16 +275,84 @@ static json_t *save_shape(saver *s, int index)
 	return o;
 }
 
+/* The file's name for a shape of body description bd (NULL for a body the file did not make). */
+static const char *shape_name(const saver *s, const scene_body_desc *bd, sinew_shape_id id)
+{
+	for (int i = 0; bd != NULL && i < bd->shape_count; ++i) {
+		int j = bd->first_shape + i;
+		if (SINEW_ID_EQUALS(scene_get_shape(s->scene, j), id)) return s->desc->shapes[j].name;
+	}
+	return NULL;
+}
+
 /* ---------------------------------------------------------------- bodies */
 
-static json_t *save_body(saver *s, int index)
+/* The mass data a dynamic body gets from its shapes alone, computed as sinew_body_update_mass
+ * (solver/body.c) does, so that it matches bit for bit: the shapes with density, newest first
+ * (shapes are in creation order), each folded into the running total; no mass at all weighs 1
+ * with no inertia. */
+static sinew_mass_data mass_of_shapes(const sinew_shape_id *shapes, int count)
 {
-	const scene_body_desc *bd = &s->desc->bodies[index];
-	sinew_body_id id = sinew_scene_get_body(s->scene, index);
+	sinew_mass_data total = {0.0f, {0.0f, 0.0f}, 0.0f};
+	for (int i = count - 1; i >= 0; --i) {
+		if (sinew_shape_get_density(shapes[i]) == 0.0f) continue;
+		sinew_mass_data pair[2] = {total, sinew_shape_get_mass_data(shapes[i])};
+		total = sinew_combine_mass(pair, 2);
+	}
+	if (total.mass <= 0.0f) {
+		total.mass = 1.0f;
+		total.rotational_inertia = 0.0f;
+	}
+	return total;
+}
+
+/* Mass and inertia are written when the file overrode them, or when they are not what the shapes
+ * give (a template's override, which a spawned body does not remember). */
+static void save_mass(saver *s, json_t *o, sinew_body_id id, const scene_body_desc *bd, const sinew_shape_id *shapes,
+                      int count)
+{
+	if (sinew_body_get_type(id) != SINEW_DYNAMIC_BODY) return;
+	float mass = sinew_body_get_mass(id), inertia = sinew_body_get_rotational_inertia(id);
+	bool write = bd != NULL && (bd->has_mass || bd->has_inertia);
+	if (!write) {
+		sinew_mass_data m = mass_of_shapes(shapes, count);
+		write = !same(m.mass, mass) || !same(m.rotational_inertia, inertia);
+	}
+	if (!write) return;
+	set(s, o, "mass", real(mass));
+	set(s, o, "inertia", real(inertia));
+}
+
+static void save_shapes(saver *s, json_t *o, sinew_body_id id, const scene_body_desc *bd)
+{
+	int count = sinew_body_get_shape_count(id);
+	sinew_shape_id *ids = array_of(count, sizeof *ids);
+	json_t *shapes = json_array();
+	if (ids == NULL || shapes == NULL) {
+		free(ids);
+		json_decref(shapes);
+		fail(s, "out of memory");
+		return;
+	}
+	count = sinew_body_get_shapes(id, ids, count);
+	save_mass(s, o, id, bd, ids, count);
+	for (int i = 0; i < count; ++i) {
+		json_t *shape = save_shape(s, ids[i], shape_name(s, bd, ids[i]));
+		if (shape == NULL || json_array_append_new(shapes, shape) != 0) fail(s, "out of memory");
+	}
+	free(ids);
+	if (json_array_size(shapes) > 0) set(s, o, "shapes", shapes);
+	else json_decref(shapes);
+}
+
+static json_t *save_body(saver *s, const saved_body *body)
+{
+	const scene_body_desc *bd = body->desc >= 0 ? &s->desc->bodies[body->desc] : NULL;
+	sinew_body_id id = body->id;
 	sinew_body_def d = sinew_default_body_def();
 	json_t *o = json_object();
 	if (o == NULL) return fail(s, "out of memory"), NULL;
-	if (s->body_names[index] != NULL) set(s, o, "name", json_string(s->body_names[index]));
+	if (body->name != NULL) set(s, o, "name", json_string(body->name));
 	sinew_body_type type = sinew_body_get_type(id);
 	if (type != SINEW_DYNAMIC_BODY) set(s, o, "type", json_string(scene_body_type_names[type]));
 	put_vec2(s, o, "position", sinew_body_get_position(id), sinew_v2(0.0f, 0.0f));
@@ -277,24 +371,13 @@ static json_t *save_body(saver *s, int index)
 	put_bool(s, o, "can_sleep", sinew_body_is_sleep_enabled(id), true);
 	put_real(s, o, "sleep_threshold", sinew_body_get_sleep_threshold(id), d.sleep_threshold);
 	put_bool(s, o, "enabled", sinew_body_is_enabled(id), true);
-	if (type == SINEW_DYNAMIC_BODY && (bd->has_mass || bd->has_inertia)) {
-		set(s, o, "mass", real(sinew_body_get_mass(id)));
-		set(s, o, "inertia", real(sinew_body_get_rotational_inertia(id)));
-	}
-	json_t *shapes = json_array();
-	if (shapes == NULL) return fail(s, "out of memory"), o;
-	for (int i = bd->first_shape; i < bd->first_shape + bd->shape_count; ++i) {
-		if (!sinew_shape_is_valid(scene_get_shape(s->scene, i))) continue;
-		json_t *shape = save_shape(s, i);
-		if (shape == NULL || json_array_append_new(shapes, shape) != 0) fail(s, "out of memory");
-	}
-	if (json_array_size(shapes) > 0) set(s, o, "shapes", shapes);
-	else json_decref(shapes);
+	save_shapes(s, o, id, bd);
 	return o;
 }
 
 /* ---------------------------------------------------------------- joints */
 
+/* Index in s->bodies of a saved body; -1 for the null id (the world). */
 static int body_index(const saver *s, sinew_body_id id)
 {
 	if (SINEW_IS_NULL(id) || id.index1 >= s->slot_count) return -1;
@@ -332,18 +415,19 @@ static void save_spring(saver *s, json_t *o, sinew_joint_id id, int target)
 	set(s, o, "spring", spring);
 }
 
-static json_t *save_joint(saver *s, int index)
+static json_t *save_joint(saver *s, const saved_joint *joint)
 {
-	sinew_joint_id id = sinew_scene_get_joint(s->scene, index);
+	sinew_joint_id id = joint->id;
 	sinew_joint_type type = sinew_joint_get_type(id);
 	int a = body_index(s, sinew_joint_get_body_a(id)), b = body_index(s, sinew_joint_get_body_b(id));
 	json_t *o = json_object();
 	if (o == NULL) return fail(s, "out of memory"), NULL;
-	const char *name = s->desc->joints[index].name;
-	if (name != NULL) set(s, o, "name", json_string(name));
+	if (joint->desc >= 0 && s->desc->joints[joint->desc].name != NULL) {
+		set(s, o, "name", json_string(s->desc->joints[joint->desc].name));
+	}
 	set(s, o, "type", json_string(scene_joint_type_names[type]));
-	if (a >= 0) set(s, o, "body_a", json_string(s->body_names[a]));
-	set(s, o, "body_b", json_string(s->body_names[b]));
+	if (a >= 0) set(s, o, "body_a", json_string(s->bodies[a].name));
+	set(s, o, "body_b", json_string(s->bodies[b].name));
 	put_bool(s, o, "collide_connected", sinew_joint_get_collide_connected(id), false);
 	float force = 0.0f, torque = 0.0f;
 	sinew_joint_get_break_thresholds(id, &force, &torque);
@@ -410,30 +494,36 @@ static json_t *save_joint(saver *s, int index)
 
 /* ---------------------------------------------------------------- names */
 
-/* Bodies a saved joint refers to need a name: their own, or body_<index> (with underscores added
- * until no body of the file has it). */
+/* prefix + number, with underscores added until no body of the file has the name. Names made
+ * this way never clash with each other either: the prefixes differ ("body_", "spawned_"), and
+ * after one the number is followed only by underscores. */
+static char *generated_name(const scene_desc *d, const char *prefix, int number)
+{
+	char name[64];
+	snprintf(name, sizeof name, "%s%d", prefix, number);
+	while (scene_desc_find_body(d, name) >= 0 && strlen(name) + 1 < sizeof name) strcat(name, "_");
+	return scene_strdup(name);
+}
+
+/* Bodies a saved joint refers to need a name: their own; body_<index> for a body of the file
+ * without one; spawned_<k> for the k-th saved body the file did not make. */
 static bool name_bodies(saver *s)
 {
 	const scene_desc *d = s->desc;
-	for (int i = 0; i < d->joint_count; ++i) {
-		sinew_joint_id id = sinew_scene_get_joint(s->scene, i);
-		if (!sinew_joint_is_valid(id)) continue;
+	for (int i = 0; i < s->joint_count; ++i) {
+		sinew_joint_id id = s->joints[i].id;
 		int a = body_index(s, sinew_joint_get_body_a(id)), b = body_index(s, sinew_joint_get_body_b(id));
-		if (a >= 0) s->body_used[a] = true;
-		if (b >= 0) s->body_used[b] = true;
+		if (a >= 0) s->bodies[a].used = true;
+		if (b >= 0) s->bodies[b].used = true;
 	}
-	for (int i = 0; i < d->body_count; ++i) {
-		if (d->bodies[i].name != NULL) {
-			s->body_names[i] = scene_strdup(d->bodies[i].name);
-			if (s->body_names[i] == NULL) return false;
-			continue;
-		}
-		if (!s->body_used[i]) continue;
-		char name[64];
-		snprintf(name, sizeof name, "body_%d", i);
-		while (scene_desc_find_body(d, name) >= 0 && strlen(name) + 1 < sizeof name) strcat(name, "_");
-		s->body_names[i] = scene_strdup(name);
-		if (s->body_names[i] == NULL) return false;
+	for (int k = 0, spawned = 0; k < s->body_count; ++k) {
+		saved_body *body = &s->bodies[k];
+		int number = body->desc >= 0 ? body->desc : spawned++;
+		const char *own = body->desc >= 0 ? d->bodies[body->desc].name : NULL;
+		if (own != NULL) body->name = scene_strdup(own);
+		else if (!body->used) continue;
+		else body->name = generated_name(d, body->desc >= 0 ? "body_" : "spawned_", number);
+		if (body->name == NULL) return false;
 	}
 	return true;
 }
@@ -459,20 +549,69 @@ static json_t *save_document(saver *s)
 	set(s, w, "steps", json_integer(left > 0 ? left : 0));
 	set(s, w, "sleep", json_boolean(d->sleep));
 	set(s, root, "world", w);
-	for (int i = 0; i < d->body_count; ++i) {
-		if (!sinew_body_is_valid(sinew_scene_get_body(s->scene, i))) continue;
-		json_t *body = save_body(s, i);
+	for (int i = 0; i < s->body_count; ++i) {
+		json_t *body = save_body(s, &s->bodies[i]);
 		if (body == NULL || json_array_append_new(bodies, body) != 0) fail(s, "out of memory");
 	}
 	set(s, root, "bodies", bodies);
-	for (int i = 0; i < d->joint_count; ++i) {
-		if (!sinew_joint_is_valid(sinew_scene_get_joint(s->scene, i))) continue;
-		json_t *joint = save_joint(s, i);
+	for (int i = 0; i < s->joint_count; ++i) {
+		json_t *joint = save_joint(s, &s->joints[i]);
 		if (joint == NULL || json_array_append_new(joints, joint) != 0) fail(s, "out of memory");
 	}
 	if (json_array_size(joints) > 0) set(s, root, "joints", joints);
 	else json_decref(joints);
 	return root;
+}
+
+/* The world's live bodies in the order they are saved: the file's in file order, then the rest in
+ * slot order; and the slot map that finds them by id. */
+static bool list_bodies(saver *s)
+{
+	const scene_desc *d = s->desc;
+	sinew_world_id world = sinew_scene_get_world(s->scene);
+	int capacity = sinew_world_get_counters(world).body_count;
+	sinew_body_id *ids = array_of(capacity, sizeof *ids);
+	s->bodies = array_of(capacity, sizeof *s->bodies);
+	if (ids == NULL || s->bodies == NULL) return free(ids), false;
+	int count = sinew_world_get_bodies(world, ids, capacity), slots = 1;
+	for (int i = 0; i < count; ++i) slots = ids[i].index1 >= slots ? ids[i].index1 + 1 : slots;
+	s->body_of_slot = array_of(slots, sizeof *s->body_of_slot);
+	if (s->body_of_slot == NULL) return free(ids), false;
+	s->slot_count = slots;
+	for (int i = 0; i < slots; ++i) s->body_of_slot[i] = -1;
+	for (int i = 0; i < d->body_count; ++i) {
+		sinew_body_id id = sinew_scene_get_body(s->scene, i);
+		if (!sinew_body_is_valid(id)) continue;
+		s->body_of_slot[id.index1] = s->body_count;
+		s->bodies[s->body_count++] = (saved_body){id, i, NULL, false};
+	}
+	for (int i = 0; i < count; ++i) {
+		if (s->body_of_slot[ids[i].index1] >= 0) continue;
+		s->body_of_slot[ids[i].index1] = s->body_count;
+		s->bodies[s->body_count++] = (saved_body){ids[i], -1, NULL, false};
+	}
+	free(ids);
+	return true;
+}
+
+/* The world's live joints in the order they are saved: the file's, then the rest in slot order. */
+static bool list_joints(saver *s)
+{
+	sinew_world_id world = sinew_scene_get_world(s->scene);
+	int capacity = sinew_world_get_counters(world).joint_count;
+	sinew_joint_id *ids = array_of(capacity, sizeof *ids);
+	s->joints = array_of(capacity, sizeof *s->joints);
+	if (ids == NULL || s->joints == NULL) return free(ids), false;
+	for (int i = 0; i < s->desc->joint_count && s->joint_count < capacity; ++i) {
+		sinew_joint_id id = sinew_scene_get_joint(s->scene, i);
+		if (sinew_joint_is_valid(id)) s->joints[s->joint_count++] = (saved_joint){id, i};
+	}
+	int count = sinew_world_get_joints(world, ids, capacity);
+	for (int i = 0; i < count && s->joint_count < capacity; ++i) {
+		if (sinew_scene_get_joint_index(s->scene, ids[i]) < 0) s->joints[s->joint_count++] = (saved_joint){ids[i], -1};
+	}
+	free(ids);
+	return true;
 }
 
 /* Builds the document; NULL (with a message) on failure. */
@@ -488,33 +627,13 @@ static json_t *build_document(const sinew_scene *scene, char *error, size_t erro
 		return NULL;
 	}
 	s.desc = scene_get_desc(scene);
-	const scene_desc *d = s.desc;
-	int slots = 1;
-	for (int i = 0; i < d->body_count; ++i) {
-		sinew_body_id id = sinew_scene_get_body(scene, i);
-		if (id.index1 >= slots) slots = id.index1 + 1;
-	}
-	size_t n = (size_t)(d->body_count > 0 ? d->body_count : 1);
-	s.slot_count = slots;
-	s.body_of_slot = malloc((size_t)slots * sizeof *s.body_of_slot);
-	s.body_names = calloc(n, sizeof *s.body_names);
-	s.body_used = calloc(n, sizeof *s.body_used);
 	json_t *root = NULL;
-	if (s.body_of_slot == NULL || s.body_names == NULL || s.body_used == NULL) {
-		fail(&s, "out of memory");
-	} else {
-		for (int i = 0; i < slots; ++i) s.body_of_slot[i] = -1;
-		for (int i = 0; i < d->body_count; ++i) {
-			sinew_body_id id = sinew_scene_get_body(scene, i);
-			if (sinew_body_is_valid(id)) s.body_of_slot[id.index1] = i;
-		}
-		if (!name_bodies(&s)) fail(&s, "out of memory");
-		else root = save_document(&s);
-	}
-	for (int i = 0; s.body_names != NULL && i < d->body_count; ++i) free(s.body_names[i]);
-	free(s.body_names);
-	free(s.body_used);
+	if (!list_bodies(&s) || !list_joints(&s) || !name_bodies(&s)) fail(&s, "out of memory");
+	else root = save_document(&s);
+	for (int i = 0; i < s.body_count; ++i) free(s.bodies[i].name);
+	free(s.bodies);
 	free(s.body_of_slot);
+	free(s.joints);
 	if (s.failed) {
 		json_decref(root);
 		return NULL;

@@ -2,7 +2,9 @@
  * same hash as the original; saved after 60 steps it reads back bit for bit (bodies' positions,
  * angles, velocities; joints' authored frames, limits, motors, springs, settings); every shape kind
  * and every joint type survive the round trip, and a joint whose bodies moved after it was made
- * keeps the frames it was authored with. */
+ * keeps the frames it was authored with. Bodies and joints made by spawn ops are saved as plain
+ * ones after the file's: the whole world reads back bit for bit (template mass overrides and
+ * collision groups included), and the saved file saves to the same text again. */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,23 +68,40 @@ static void step_scene(sinew_scene *scene, int n)
 	for (int i = 0; i < n; ++i) assert_true(sinew_scene_step(scene));
 }
 
-/* The live bodies of a scene, in file order. */
+enum { CAP = 65536 };
+
+/* The live bodies of a scene in the order a save writes them: the file's in file order, then the
+ * rest of the world's (spawned ones) in slot order. */
 static int live_bodies(const sinew_scene *scene, sinew_body_id *out, int capacity)
 {
+	static sinew_body_id all[CAP];
+	static bool listed[CAP + 1];
 	int n = 0;
+	memset(listed, 0, sizeof listed);
 	for (int i = 0; i < sinew_scene_get_body_count(scene) && n < capacity; ++i) {
 		sinew_body_id id = sinew_scene_get_body(scene, i);
-		if (sinew_body_is_valid(id)) out[n++] = id;
+		if (!sinew_body_is_valid(id)) continue;
+		out[n++] = id;
+		if (id.index1 <= CAP) listed[id.index1] = true;
+	}
+	int count = sinew_world_get_bodies(sinew_scene_get_world(scene), all, CAP);
+	for (int i = 0; i < count && n < capacity; ++i) {
+		if (all[i].index1 > CAP || !listed[all[i].index1]) out[n++] = all[i];
 	}
 	return n;
 }
 
 static int live_joints(const sinew_scene *scene, sinew_joint_id *out, int capacity)
 {
+	static sinew_joint_id all[CAP];
 	int n = 0;
 	for (int i = 0; i < sinew_scene_get_joint_count(scene) && n < capacity; ++i) {
 		sinew_joint_id id = sinew_scene_get_joint(scene, i);
 		if (sinew_joint_is_valid(id)) out[n++] = id;
+	}
+	int count = sinew_world_get_joints(sinew_scene_get_world(scene), all, CAP);
+	for (int i = 0; i < count && n < capacity; ++i) {
+		if (sinew_scene_get_joint_index(scene, all[i]) < 0) out[n++] = all[i];
 	}
 	return n;
 }
@@ -119,12 +138,12 @@ static void assert_same_geometry(sinew_shape_id a, sinew_shape_id b)
 	assert_int_equal(sinew_shape_get_layer(a), sinew_shape_get_layer(b));
 	assert_int_equal(sinew_shape_get_mask(a), sinew_shape_get_mask(b));
 	assert_int_equal(sinew_shape_is_sensor(a), sinew_shape_is_sensor(b));
+	assert_int_equal(sinew_shape_get_group(a), sinew_shape_get_group(b));
 }
 
 /* Bodies read back bit for bit; returns how many rotations came back bit for bit too. */
 static int assert_same_bodies(const sinew_scene *a, const sinew_scene *b)
 {
-	enum { CAP = 65536 };
 	static sinew_body_id ba[CAP], bb[CAP];
 	int n = live_bodies(a, ba, CAP);
 	assert_int_equal(n, live_bodies(b, bb, CAP));
@@ -140,6 +159,7 @@ static int assert_same_bodies(const sinew_scene *a, const sinew_scene *b)
 		assert_same_float(sinew_body_get_gravity_scale(ba[i]), sinew_body_get_gravity_scale(bb[i]));
 		assert_same_float(sinew_body_get_mass(ba[i]), sinew_body_get_mass(bb[i]));
 		assert_same_float(sinew_body_get_rotational_inertia(ba[i]), sinew_body_get_rotational_inertia(bb[i]));
+		assert_same_vec2(sinew_body_get_local_center(ba[i]), sinew_body_get_local_center(bb[i]));
 		assert_int_equal(sinew_body_is_fixed_rotation(ba[i]), sinew_body_is_fixed_rotation(bb[i]));
 		assert_int_equal(sinew_body_is_bullet(ba[i]), sinew_body_is_bullet(bb[i]));
 		assert_int_equal(sinew_body_is_awake(ba[i]), sinew_body_is_awake(bb[i]));
@@ -155,10 +175,20 @@ static int assert_same_bodies(const sinew_scene *a, const sinew_scene *b)
 	return exact_rotations;
 }
 
+/* Where body is in order (-1: the world, or not there). */
+static int rank_of(const sinew_body_id *order, int count, sinew_body_id body)
+{
+	for (int i = 0; !SINEW_IS_NULL(body) && i < count; ++i) {
+		if (SINEW_ID_EQUALS(order[i], body)) return i;
+	}
+	return -1;
+}
+
 static void assert_same_joints(const sinew_scene *a, const sinew_scene *b)
 {
-	enum { CAP = 65536 };
 	static sinew_joint_id ja[CAP], jb[CAP];
+	static sinew_body_id oa[CAP], ob[CAP];
+	int na = live_bodies(a, oa, CAP), nb = live_bodies(b, ob, CAP);
 	int n = live_joints(a, ja, CAP);
 	assert_int_equal(n, live_joints(b, jb, CAP));
 	for (int i = 0; i < n; ++i) {
@@ -166,6 +196,9 @@ static void assert_same_joints(const sinew_scene *a, const sinew_scene *b)
 		sinew_joint_type type = sinew_joint_get_type(x);
 		assert_int_equal(type, sinew_joint_get_type(y));
 		assert_int_equal(SINEW_IS_NULL(sinew_joint_get_body_a(x)), SINEW_IS_NULL(sinew_joint_get_body_a(y)));
+		/* the same bodies: the same places in the order of saving */
+		assert_int_equal(rank_of(oa, na, sinew_joint_get_body_a(x)), rank_of(ob, nb, sinew_joint_get_body_a(y)));
+		assert_int_equal(rank_of(oa, na, sinew_joint_get_body_b(x)), rank_of(ob, nb, sinew_joint_get_body_b(y)));
 		assert_same_vec2(sinew_joint_get_local_anchor_a(x), sinew_joint_get_local_anchor_a(y));
 		assert_same_vec2(sinew_joint_get_local_anchor_b(x), sinew_joint_get_local_anchor_b(y));
 		assert_same_vec2(sinew_joint_get_local_axis_a(x), sinew_joint_get_local_axis_a(y));
@@ -248,6 +281,15 @@ static void test_reference_scenes_round_trip_to_the_same_hash(void **state)
 	for_each_reference_scene(hash_round_trip);
 }
 
+/* A saved file (loaded) saves to itself: everything reads back bit for bit, rotations included. */
+static void assert_saves_to_itself(const sinew_scene *copy)
+{
+	sinew_scene *again = round_trip(copy, NULL);
+	assert_int_equal(assert_same_bodies(copy, again), sinew_scene_get_body_count(copy));
+	assert_same_joints(copy, again);
+	sinew_scene_destroy(again);
+}
+
 static void read_back_after_60(const char *path)
 {
 	sinew_scene *original = load_file(path);
@@ -258,10 +300,7 @@ static void read_back_after_60(const char *path)
 	assert_int_equal(sinew_scene_get_default_steps(copy), sinew_scene_get_default_steps(original) - 60);
 	print_message("  %-24s %4d bodies, %4d rotations bit for bit\n", sinew_scene_get_name(original),
 	              sinew_scene_get_body_count(original), exact);
-	sinew_scene *again = round_trip(copy, NULL); /* a saved file saves to itself */
-	assert_int_equal(assert_same_bodies(copy, again), sinew_scene_get_body_count(copy));
-	assert_same_joints(copy, again);
-	sinew_scene_destroy(again);
+	assert_saves_to_itself(copy);
 	sinew_scene_destroy(copy);
 	sinew_scene_destroy(original);
 }
@@ -434,6 +473,134 @@ static void test_destroyed_things_are_left_out(void **state)
 	sinew_scene_destroy(scene);
 }
 
+/* ---- spawned bodies and joints ---- */
+
+/* A cart template (a chassis with its mass overridden, an arm with its inertia overridden, two
+ * wheels on a revolute and a wheel joint, the arm on a prismatic, and a crate on no joint) that
+ * does not self-collide,
+ * spawned into a group, destroyed and spawned again so that slots are reused. The file's own
+ * body "spawned_0" takes the name the saver would give the first spawned body. */
+static const char *const CARTS_SCENE =
+	"{\"sinew_scene\": 1, \"world\": {\"steps\": 200},\n"
+	" \"bodies\": [\n"
+	"  {\"name\": \"ground\", \"type\": \"static\", \"shapes\": [{\"type\": \"box\", \"half_extents\": [40, 0.5], \"center\": [0, -0.5]}]},\n"
+	"  {\"name\": \"spawned_0\", \"position\": [-20, 3], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.3}]}],\n"
+	" \"joints\": [{\"type\": \"distance\", \"body_a\": \"ground\", \"body_b\": \"spawned_0\", \"anchor_a\": [-20, 5], \"anchor_b\": [-20, 3]}],\n"
+	" \"templates\": [{\"name\": \"cart\", \"self_collide\": false,\n"
+	"   \"bodies\": [\n"
+	"    {\"name\": \"chassis\", \"position\": [0, 1], \"mass\": 5, \"shapes\": [\n"
+	"      {\"type\": \"box\", \"half_extents\": [1, 0.25], \"friction\": 0.7},\n"
+	"      {\"type\": \"box\", \"half_extents\": [0.3, 0.2], \"center\": [0.4, 0.4], \"angle\": 10, \"density\": 3}]},\n"
+	"    {\"name\": \"wl\", \"position\": [-0.7, 0.5], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.3, \"density\": 2}]},\n"
+	"    {\"name\": \"wr\", \"position\": [0.7, 0.5], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.3},\n"
+	"      {\"type\": \"box\", \"half_extents\": [0.1, 0.07], \"center\": [0.13, 0.11], \"density\": 1.3},\n"
+	"      {\"type\": \"circle\", \"radius\": 0.07, \"center\": [-0.17, 0.05], \"density\": 0.7}]},\n"
+	"    {\"name\": \"arm\", \"position\": [0, 1.8], \"angle\": 20, \"inertia\": 0.05,\n"
+	"     \"shapes\": [{\"type\": \"capsule\", \"center1\": [0, -0.4], \"center2\": [0, 0.4], \"radius\": 0.1}]},\n"
+	"    {\"name\": \"crate\", \"position\": [2, 0.2], \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.2, 0.2]}]}],\n"
+	"   \"joints\": [\n"
+	"    {\"type\": \"revolute\", \"body_a\": \"chassis\", \"body_b\": \"wl\", \"anchor\": [-0.7, 0.5],\n"
+	"     \"motor\": {\"speed\": -90, \"max_torque\": 5}},\n"
+	"    {\"type\": \"wheel\", \"body_a\": \"chassis\", \"body_b\": \"wr\", \"anchor\": [0.7, 0.5], \"axis\": [0, 1],\n"
+	"     \"spring\": {\"hertz\": 4, \"damping_ratio\": 0.7}},\n"
+	"    {\"type\": \"prismatic\", \"body_a\": \"chassis\", \"body_b\": \"arm\", \"anchor\": [0, 1.4], \"axis\": [0, 1],\n"
+	"     \"limit\": {\"lower\": -0.1, \"upper\": 0.3}}]}],\n"
+	" \"script\": [\n"
+	"   {\"step\": 0, \"op\": \"spawn\", \"template\": \"cart\", \"group\": \"a\", \"at\": [[-6, 0], [0, 0.5]]},\n"
+	"   {\"step\": 0, \"op\": \"spawn\", \"template\": \"cart\", \"at\": [[6, 0]]},\n"
+	"   {\"step\": 3, \"op\": \"destroy_group\", \"group\": \"a\"},\n"
+	"   {\"step\": 4, \"op\": \"spawn\", \"template\": \"cart\", \"group\": \"a\", \"at\": [[-10, 2]]}]}\n";
+
+static int count_of(const char *text, const char *key)
+{
+	int n = 0;
+	for (const char *p = text; (p = strstr(p, key)) != NULL; ++p) n += 1;
+	return n;
+}
+
+/* The copy has as many bodies and joints as the live world, all read back bit for bit. */
+static void assert_whole_world_saved(const sinew_scene *original, const sinew_scene *copy)
+{
+	sinew_counters c1 = sinew_world_get_counters(sinew_scene_get_world(original));
+	sinew_counters c2 = sinew_world_get_counters(sinew_scene_get_world(copy));
+	assert_int_equal(c1.body_count, c2.body_count);
+	assert_int_equal(c1.joint_count, c2.joint_count);
+	assert_int_equal(c1.shape_count, c2.shape_count);
+	assert_same_bodies(original, copy);
+	assert_same_joints(original, copy);
+}
+
+/* Spawned at step 0 and saved right after that step: the saved file makes the whole world, bit for
+ * bit. What the live world keeps between steps is not saved (warm starts, sleep timers), so the
+ * exact continuation is that of the saved file itself: it saves to the same text, and runs as its
+ * own copy does. */
+static void test_spawned_bodies_are_saved(void **state)
+{
+	(void)state;
+	sinew_scene *original = load_text(CARTS_SCENE, "carts.json");
+	step_scene(original, 1);
+	assert_int_equal(sinew_world_get_counters(sinew_scene_get_world(original)).body_count, 2 + 3 * 5);
+	char *text = NULL;
+	sinew_scene *copy = round_trip(original, &text);
+	assert_whole_world_saved(original, copy);
+	assert_int_equal(sinew_scene_get_body_count(copy), 2 + 3 * 5);
+	assert_int_equal(sinew_scene_get_joint_count(copy), 1 + 3 * 3);
+	/* no templates or script; a body's overridden mass is written, the others' not */
+	assert_null(strstr(text, "\"templates\""));
+	assert_null(strstr(text, "\"script\""));
+	assert_int_equal(count_of(text, "\"mass\""), 3 * 2);
+	/* the first spawned body is named around the file's "spawned_0"; each body a joint needs has a
+	 * name, the crates none */
+	assert_non_null(strstr(text, "\"spawned_0_\""));
+	assert_false(SINEW_IS_NULL(sinew_scene_find_body(copy, "spawned_0")));
+	assert_int_equal(sinew_scene_get_named_body_count(copy), 2 + 3 * 4);
+	char *again = NULL;
+	sinew_scene *copy2 = round_trip(copy, &again);
+	assert_string_equal(text, again);
+	step_scene(copy, 100);
+	step_scene(copy2, 100);
+	assert_true(sinew_world_get_hash(sinew_scene_get_world(copy)) ==
+	            sinew_world_get_hash(sinew_scene_get_world(copy2)));
+	free(again);
+	free(text);
+	sinew_scene_destroy(copy2);
+	sinew_scene_destroy(copy);
+	sinew_scene_destroy(original);
+}
+
+/* After a group was destroyed and spawned again (its bodies and joints reuse the freed slots) and
+ * the carts have driven for a while, the saved file still makes the whole world bit for bit, and
+ * saves to itself. */
+static void test_spawned_bodies_are_saved_after_stepping(void **state)
+{
+	(void)state;
+	sinew_scene *original = load_text(CARTS_SCENE, "carts.json");
+	step_scene(original, 60);
+	assert_int_equal(sinew_world_get_counters(sinew_scene_get_world(original)).body_count, 2 + 2 * 5);
+	assert_int_equal(sinew_scene_get_error_count(original), 0);
+	char *text = NULL;
+	sinew_scene *copy = round_trip(original, &text);
+	assert_whole_world_saved(original, copy);
+	assert_int_equal(count_of(text, "\"mass\""), 2 * 2);
+	free(text);
+	assert_saves_to_itself(copy);
+	sinew_scene_destroy(copy);
+	sinew_scene_destroy(original);
+}
+
+/* The rain benchmark's world, with humans spawned into four columns, reads back whole. */
+static void test_rain_reads_back(void **state)
+{
+	(void)state;
+	sinew_scene *original = load_file("scenes/bench/rain.json");
+	step_scene(original, 25);
+	assert_int_equal(sinew_world_get_counters(sinew_scene_get_world(original)).body_count, 5 + 4 * 25 * 11);
+	sinew_scene *copy = round_trip(original, NULL);
+	assert_whole_world_saved(original, copy);
+	sinew_scene_destroy(copy);
+	sinew_scene_destroy(original);
+}
+
 static void test_save_to_a_file(void **state)
 {
 	(void)state;
@@ -462,6 +629,9 @@ int main(void)
 		cmocka_unit_test(test_every_joint_type_keeps_its_authored_frames),
 		cmocka_unit_test(test_local_frames_in_a_file),
 		cmocka_unit_test(test_destroyed_things_are_left_out),
+		cmocka_unit_test(test_spawned_bodies_are_saved),
+		cmocka_unit_test(test_spawned_bodies_are_saved_after_stepping),
+		cmocka_unit_test(test_rain_reads_back),
 		cmocka_unit_test(test_save_to_a_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
