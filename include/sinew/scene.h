@@ -93,8 +93,10 @@ SINEW_API int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i)
 
 /** Write the scene's world as it is now as a scene file (docs/scene-format.md, "Saving"): world
  * settings, every live body with its shapes, velocities and flags, every live joint with its
- * authored local frames, limits, motor and spring; names kept (bodies a joint needs get
- * "body_<index>"); world.steps is the scene's steps left. Script ops are not saved. A saved file
+ * authored local frames, limits, motor and spring — the file's first, then those spawned from
+ * templates, as plain bodies and joints; names kept (bodies a joint needs get "body_<index>", or
+ * "spawned_<k>" when spawned); world.steps is the scene's steps left. Script ops and templates
+ * are not saved. A saved file
  * loads into the same world bit for bit (rotations included). Returns false with a message in
  * error when the file cannot be written. */
 SINEW_API bool sinew_scene_save(const sinew_scene *scene, const char *path, char *error, size_t error_size);
