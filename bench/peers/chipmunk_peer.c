@@ -8,18 +8,23 @@
  * rounded boxes (a polygon with a radius). Settings that differ from Chipmunk's defaults, because
  * the defaults are for pixels: collision slop 0.005 (Box2D's linear slop; the default 0.1 would
  * let 0.125 m boxes sink into each other), and, where the scene lets bodies sleep, a sleep time
- * threshold of 0.5 s (Box2D's b2_timeToSleep; the default is "never"). A revolute joint is a
- * pivot joint, plus a rotary limit joint for a limit and a simple motor (max force = max torque)
- * for a motor; a begin handler keeps jointed bodies from colliding (collide_connected false,
- * which Chipmunk does not have). Filters: Chipmunk's is "both ways" like Box2D's; the bench scenes only use mask
- * 0 and the default 1/1, which mean the same as sinew's "either way". */
+ * threshold of 0.5 s (Box2D's b2_timeToSleep; the default is "never"); the idle speed threshold
+ * stays Chipmunk's default (|gravity| * dt) for the whole space, so per-body sleep thresholds are
+ * not used. A revolute joint is a pivot joint, plus a rotary limit joint for a limit, a simple
+ * motor (max force = max torque) for a motor and a damped rotary spring for a spring; a begin
+ * handler keeps jointed bodies from colliding (collide_connected false, which Chipmunk does not
+ * have). Filters: each distinct (layer, mask) pair of the scene is a category bit of its own, with
+ * the mask peer_scene.h works out (sinew's "either way" test exactly); a sinew collision group is
+ * the cpShapeFilter group. Script ops (spawn, destroy_group) run before their step, outside the
+ * timed region (peer_world.h). */
 #include <chipmunk/chipmunk.h>
 
-#include "peer_scene.h"
+#include "peer_world.h"
 
 typedef struct run_result {
-	double ms, quality;
+	double ms, script_ms, quality; /* script_ms: the script ops' time per step, not in ms */
 	int contacts, taken; /* taken: steps taken (fewer than asked when --max-seconds stopped the run) */
+	int bodies, joints;
 } run_result;
 
 static cpVect local_point(const peer_shape *s, double x, double y)
@@ -28,7 +33,8 @@ static cpVect local_point(const peer_shape *s, double x, double y)
 	return cpv(s->center[0] + c * x - sn * y, s->center[1] + sn * x + c * y);
 }
 
-static void add_shape(cpSpace *space, cpBody *body, const peer_shape *s, int dynamic)
+static void add_shape(cpSpace *space, cpBody *body, const peer_scene *scene, const peer_shape *s, int dynamic,
+                      unsigned long instance_group)
 {
 	cpShape *shape;
 	if (s->type == PEER_CIRCLE) {
@@ -43,7 +49,9 @@ static void add_shape(cpSpace *space, cpBody *body, const peer_shape *s, int dyn
 	if (dynamic) cpShapeSetDensity(shape, s->density);
 	cpShapeSetFriction(shape, s->friction);
 	cpShapeSetElasticity(shape, s->restitution);
-	cpShapeSetFilter(shape, cpShapeFilterNew(CP_NO_GROUP, (cpBitmask)s->layer, (cpBitmask)s->mask));
+	unsigned long group = instance_group != 0 ? instance_group : s->group;
+	cpBitmask category = (cpBitmask)1 << s->filter_class, collides = (cpBitmask)scene->class_collides[s->filter_class];
+	cpShapeSetFilter(shape, cpShapeFilterNew(group != 0 ? (cpGroup)group : CP_NO_GROUP, category, collides));
 	cpSpaceAddShape(space, shape);
 }
 
@@ -52,7 +60,7 @@ static double energy(cpBody **bodies, int n, cpVect g)
 	double e = 0.0;
 	for (int i = 0; i < n; ++i) {
 		cpBody *b = bodies[i];
-		if (cpBodyGetType(b) != CP_BODY_TYPE_DYNAMIC) continue;
+		if (b == NULL || cpBodyGetType(b) != CP_BODY_TYPE_DYNAMIC) continue;
 		double m = cpBodyGetMass(b), inertia = cpBodyGetMoment(b); /* about the centre of gravity */
 		cpVect v = cpBodyGetVelocity(b), c = cpBodyLocalToWorld(b, cpBodyGetCenterOfGravity(b));
 		double w = cpBodyGetAngularVelocity(b);
@@ -106,6 +114,105 @@ static cpBool begin_unless_joined(cpArbiter *arb, cpSpace *space, cpDataPointer 
 	return !q.found;
 }
 
+typedef struct chipmunk_world {
+	const peer_scene *scene;
+	cpSpace *space;
+} chipmunk_world;
+
+static void *make_body(void *ctx, const peer_body *pb, const double offset[2], unsigned long group)
+{
+	chipmunk_world *w = (chipmunk_world *)ctx;
+	cpBody *b = pb->type == PEER_STATIC ? cpBodyNewStatic() : pb->type == PEER_KINEMATIC ? cpBodyNewKinematic()
+	                                                                                       : cpBodyNew(0, 0);
+	cpVect position = cpv(pb->position[0] + offset[0], pb->position[1] + offset[1]);
+	cpSpaceAddBody(w->space, b);
+	cpBodySetPosition(b, position);
+	cpBodySetAngle(b, pb->angle);
+	for (int k = 0; k < pb->shape_count; ++k) {
+		add_shape(w->space, b, w->scene, &pb->shapes[k], pb->type == PEER_DYNAMIC, group);
+	}
+	/* Mass comes from the shapes now; keep the origin where the file put it. */
+	cpBodySetPosition(b, position);
+	if (pb->type != PEER_STATIC) {
+		cpBodySetVelocity(b, cpv(pb->velocity[0], pb->velocity[1]));
+		cpBodySetAngularVelocity(b, pb->angular_velocity);
+	}
+	if (pb->type == PEER_STATIC) cpSpaceReindexShapesForBody(w->space, b);
+	return b;
+}
+
+static double inverse_moment(cpBody *b)
+{
+	return cpBodyGetType(b) == CP_BODY_TYPE_DYNAMIC ? 1.0 / cpBodyGetMoment(b) : 0.0;
+}
+
+/* The pivot joint stands for the joint (its anchors give the separation); NULL when left out. */
+static void *make_joint(void *ctx, const peer_joint *pj, void *body_a, void *body_b, const double offset[2])
+{
+	chipmunk_world *w = (chipmunk_world *)ctx;
+	cpBody *a = body_a != NULL ? (cpBody *)body_a : cpSpaceGetStaticBody(w->space), *b = (cpBody *)body_b;
+	cpVect anchor = cpv(pj->anchor[0] + offset[0], pj->anchor[1] + offset[1]);
+	/* A joint between two bodies that never move does nothing (Chipmunk refuses it). */
+	if (cpBodyGetType(a) != CP_BODY_TYPE_DYNAMIC && cpBodyGetType(b) != CP_BODY_TYPE_DYNAMIC) return NULL;
+	cpConstraint *pivot = cpSpaceAddConstraint(w->space, cpPivotJointNew(a, b, anchor));
+	double reference = pj->has_reference ? pj->reference : cpBodyGetAngle(b) - cpBodyGetAngle(a);
+	if (pj->has_limit) {
+		cpSpaceAddConstraint(w->space, cpRotaryLimitJointNew(a, b, pj->lower + reference, pj->upper + reference));
+	}
+	if (pj->has_motor) {
+		/* cpSimpleMotor drives w_a - w_b to the rate; sinew's speed is w_b - w_a. */
+		cpConstraint *m = cpSpaceAddConstraint(w->space, cpSimpleMotorNew(a, b, -pj->speed));
+		cpConstraintSetMaxForce(m, pj->max_torque > 1e30 ? INFINITY : pj->max_torque);
+	}
+	if (pj->has_spring) {
+		/* cpDampedRotarySpring measures angle_a - angle_b, so its rest angle is minus sinew's. */
+		double k, c;
+		peer_spring_coefficients(pj, inverse_moment(a), inverse_moment(b), &k, &c);
+		cpSpaceAddConstraint(w->space, cpDampedRotarySpringNew(a, b, -(reference + pj->target), k, c));
+	}
+	return pivot;
+}
+
+static void start_asleep(void *ctx, void *body)
+{
+	(void)ctx;
+	cpBodySleep((cpBody *)body);
+}
+
+static void destroy_body(void *ctx, void *body)
+{
+	chipmunk_world *w = (chipmunk_world *)ctx;
+	cpBodyEachConstraint((cpBody *)body, free_constraint, w->space);
+	cpBodyEachShape((cpBody *)body, free_shape, w->space);
+	cpSpaceRemoveBody(w->space, (cpBody *)body);
+	cpBodyFree((cpBody *)body);
+}
+
+static double largest_separation(const peer_world *pw, double separation)
+{
+	for (int k = 0; k < pw->joint_count; ++k) {
+		cpConstraint *c = (cpConstraint *)pw->joints[k].handle;
+		if (c == NULL) continue;
+		cpVect pa = cpBodyLocalToWorld(cpConstraintGetBodyA(c), cpPivotJointGetAnchorA(c));
+		cpVect pb = cpBodyLocalToWorld(cpConstraintGetBodyB(c), cpPivotJointGetAnchorB(c));
+		double e = cpvdist(pa, pb);
+		if (!(e <= separation)) separation = e;
+	}
+	return separation;
+}
+
+static double largest_drift(const peer_world *pw, const cpVect *start, int count)
+{
+	double drift = 0.0;
+	for (int i = 0; i < count; ++i) {
+		cpBody *b = (cpBody *)pw->bodies[i];
+		if (b == NULL || cpBodyGetType(b) != CP_BODY_TYPE_DYNAMIC) continue;
+		double d = cpvdist(cpBodyGetPosition(b), start[i]);
+		if (!(d <= drift)) drift = d;
+	}
+	return drift;
+}
+
 static run_result run_once(const peer_scene *s, int steps)
 {
 	cpSpace *space = cpSpaceNew();
@@ -114,110 +221,58 @@ static run_result run_once(const peer_scene *s, int steps)
 	cpSpaceSetIterations(space, 10);
 	cpSpaceSetCollisionSlop(space, 0.005);
 	if (s->sleep) cpSpaceSetSleepTimeThreshold(space, 0.5);
-	if (s->joint_count > 0) cpSpaceAddDefaultCollisionHandler(space)->beginFunc = begin_unless_joined;
-	cpBody **bodies = calloc((size_t)s->body_count + 1, sizeof *bodies);
-	for (int i = 0; i < s->body_count; ++i) {
-		const peer_body *pb = &s->bodies[i];
-		cpBody *b = pb->type == PEER_STATIC ? cpBodyNewStatic() : pb->type == PEER_KINEMATIC ? cpBodyNewKinematic()
-		                                                                                       : cpBodyNew(0, 0);
-		cpSpaceAddBody(space, b);
-		cpBodySetPosition(b, cpv(pb->position[0], pb->position[1]));
-		cpBodySetAngle(b, pb->angle);
-		for (int k = 0; k < pb->shape_count; ++k) add_shape(space, b, &pb->shapes[k], pb->type == PEER_DYNAMIC);
-		/* Mass comes from the shapes now; keep the origin where the file put it. */
-		cpBodySetPosition(b, cpv(pb->position[0], pb->position[1]));
-		if (pb->type != PEER_STATIC) {
-			cpBodySetVelocity(b, cpv(pb->velocity[0], pb->velocity[1]));
-			cpBodySetAngularVelocity(b, pb->angular_velocity);
-		}
-		if (pb->type == PEER_STATIC) cpSpaceReindexShapesForBody(space, b);
-		bodies[i] = b;
-	}
-	cpBody *world_body = cpSpaceGetStaticBody(space);
-	cpConstraint **pivots = calloc((size_t)s->joint_count + 1, sizeof *pivots);
-	for (int i = 0; i < s->joint_count; ++i) {
-		const peer_joint *pj = &s->joints[i];
-		cpBody *a = pj->a >= 0 ? bodies[pj->a] : world_body, *b = bodies[pj->b];
-		cpVect anchor = cpv(pj->anchor[0], pj->anchor[1]);
-		/* A joint between two bodies that never move does nothing (Chipmunk refuses it). */
-		if (cpBodyGetType(a) != CP_BODY_TYPE_DYNAMIC && cpBodyGetType(b) != CP_BODY_TYPE_DYNAMIC) continue;
-		pivots[i] = cpSpaceAddConstraint(space, cpPivotJointNew(a, b, anchor));
-		double reference = pj->has_reference ? pj->reference : cpBodyGetAngle(b) - cpBodyGetAngle(a);
-		if (pj->has_limit) {
-			cpSpaceAddConstraint(space, cpRotaryLimitJointNew(a, b, pj->lower + reference, pj->upper + reference));
-		}
-		if (pj->has_motor) {
-			/* cpSimpleMotor drives w_a - w_b to the rate; sinew's speed is w_b - w_a. */
-			cpConstraint *m = cpSpaceAddConstraint(space, cpSimpleMotorNew(a, b, -pj->speed));
-			cpConstraintSetMaxForce(m, pj->max_torque > 1e30 ? INFINITY : pj->max_torque);
-		}
-	}
-	for (int i = 0; i < s->body_count; ++i) {
-		const peer_body *pb = &s->bodies[i];
-		if (pb->type != PEER_DYNAMIC) continue;
-		if (!s->sleep || !pb->can_sleep) continue; /* can_sleep false: Chipmunk has no per-body switch; see README */
-		if (!pb->awake) cpBodySleep(bodies[i]);
-	}
+	if (s->has_joints) cpSpaceAddDefaultCollisionHandler(space)->beginFunc = begin_unless_joined;
+	chipmunk_world w = {s, space};
+	peer_engine engine = {&w, make_body, make_joint, start_asleep, destroy_body};
+	peer_world pw;
+	peer_world_init(&pw, s, engine);
 
 	int kind = peer_quality_kind(s);
 	cpVect *start = calloc((size_t)s->body_count + 1, sizeof *start);
 	double energy_start = 0.0, separation = 0.0;
 	if (kind == 1) {
-		for (int i = 0; i < s->body_count; ++i) start[i] = cpBodyGetPosition(bodies[i]);
+		for (int i = 0; i < s->body_count; ++i) start[i] = cpBodyGetPosition((cpBody *)pw.bodies[i]);
 	} else if (kind == 2) {
-		energy_start = energy(bodies, s->body_count, g);
+		energy_start = energy((cpBody **)pw.bodies, pw.body_count, g);
 	}
-	double dt = 1.0 / s->hz, timed = 0.0;
+	double dt = 1.0 / s->hz, timed = 0.0, script = 0.0;
 	int taken = 0;
 	double began = peer_now();
 	for (int i = 0; i < steps; ++i) {
 		if (peer_max_seconds > 0.0 && i > 1 && peer_now() - began > peer_max_seconds) break;
 		taken = i + 1;
 		double t0 = peer_now();
-		cpSpaceStep(space, dt);
+		peer_world_apply_ops(&pw, i); /* script work: not timed, as sinew times only the world step */
 		double t1 = peer_now();
-		if (i > 0) timed += t1 - t0;
-		if (kind == 0) {
-			for (int k = 0; k < s->joint_count; ++k) {
-				cpConstraint *c = pivots[k];
-				if (c == NULL) continue;
-				cpVect pa = cpBodyLocalToWorld(cpConstraintGetBodyA(c), cpPivotJointGetAnchorA(c));
-				cpVect pb = cpBodyLocalToWorld(cpConstraintGetBodyB(c), cpPivotJointGetAnchorB(c));
-				double e = cpvdist(pa, pb);
-				if (!(e <= separation)) separation = e;
-			}
+		cpSpaceStep(space, dt);
+		double t2 = peer_now();
+		if (i > 0) {
+			script += t1 - t0;
+			timed += t2 - t1;
 		}
+		if (kind == 0) separation = largest_separation(&pw, separation);
 	}
-	run_result r = {1000.0 * timed / (taken - 1), 0.0, 0, taken};
+	run_result r = {1000.0 * timed / (taken - 1), 1000.0 * script / (taken - 1), 0.0, 0, taken, pw.live_bodies,
+	                pw.joint_count};
 	if (kind == 0) {
 		r.quality = separation;
 	} else if (kind == 1) {
-		double drift = 0.0;
-		for (int i = 0; i < s->body_count; ++i) {
-			if (cpBodyGetType(bodies[i]) != CP_BODY_TYPE_DYNAMIC) continue;
-			double d = cpvdist(cpBodyGetPosition(bodies[i]), start[i]);
-			if (!(d <= drift)) drift = d;
-		}
-		r.quality = drift;
+		r.quality = largest_drift(&pw, start, s->body_count);
 	} else {
-		double e = energy(bodies, s->body_count, g);
+		double e = energy((cpBody **)pw.bodies, pw.body_count, g);
 		r.quality = fabs(energy_start) > 0.0 ? (e - energy_start) / fabs(energy_start) : e - energy_start;
 	}
 	int arbiter_ends = 0; /* each touching pair is seen from both bodies, except from the space's own static body */
-	for (int i = 0; i < s->body_count; ++i) cpBodyEachArbiter(bodies[i], count_arbiter, &arbiter_ends);
-	r.contacts = arbiter_ends / 2;
-	for (int i = 0; i < s->body_count; ++i) {
-		cpBodyEachConstraint(bodies[i], free_constraint, space);
-		cpBodyEachShape(bodies[i], free_shape, space);
+	for (int i = 0; i < pw.body_count; ++i) {
+		if (pw.bodies[i] != NULL) cpBodyEachArbiter((cpBody *)pw.bodies[i], count_arbiter, &arbiter_ends);
 	}
-	for (int i = 0; i < s->body_count; ++i) {
-		cpSpaceRemoveBody(space, bodies[i]);
-		cpBodyFree(bodies[i]);
+	r.contacts = arbiter_ends / 2;
+	for (int i = 0; i < pw.body_count; ++i) {
+		if (pw.bodies[i] != NULL) destroy_body(&w, pw.bodies[i]);
 	}
 	cpSpaceFree(space);
 	free(start);
-	free(pivots);
-	free(bodies);
+	peer_world_free(&pw);
 	return r;
 }
 
@@ -230,7 +285,7 @@ int main(int argc, char **argv)
 	if (!peer_scene_load(file, &s)) return 2;
 	if (steps < 0) steps = s.steps;
 	double *times = calloc((size_t)repeat, sizeof *times);
-	run_result r = {0, 0, 0, 0};
+	run_result r = {0, 0, 0, 0, 0, 0, 0};
 	int runs = 0;
 	while (runs < repeat) {
 		r = run_once(&s, steps);
@@ -243,7 +298,8 @@ int main(int argc, char **argv)
 		snprintf(notes + n, sizeof notes - n, "; stopped after %d of %d steps (--max-seconds %g)", r.taken, steps,
 		         peer_max_seconds);
 	}
-	peer_print_result("chipmunk", &s, s.body_count, s.joint_count, r.contacts, r.taken, runs, times, r.quality, notes);
+	peer_print_result("chipmunk", &s, r.bodies, r.joints, r.contacts, r.taken, runs, times, r.script_ms, r.quality,
+	                  notes);
 	free(times);
 	return 0;
 }
