@@ -41,7 +41,9 @@ struct sinew_scene {
 	int *body_of_slot;         /* shape slot (index1) -> index in bodies, or -1 */
 	uint16_t *generation_of_slot;
 	int slot_count;
-	body_list *groups;         /* the bodies spawned into each of desc.group_names */
+	body_list *groups;         /* the bodies spawned into each group: desc.group_names, then extra_groups */
+	char **extra_groups;       /* names first used by sinew_scene_spawn (owned) */
+	int group_count;           /* desc.group_count + the extra ones */
 	body_list made;            /* the bodies of the spawn op being applied */
 	instance scratch;          /* ids of one template instance, sized for the largest template */
 	uint32_t next_collision_group; /* for instances of templates that do not self-collide */
@@ -218,6 +220,7 @@ static bool prepare_spawning(sinew_scene *s, scene_parser *p)
 		shapes = t->shape_count > shapes ? t->shape_count : shapes;
 		joints = t->joint_count > joints ? t->joint_count : joints;
 	}
+	s->group_count = d->group_count;
 	s->groups = calloc((size_t)(d->group_count > 0 ? d->group_count : 1), sizeof *s->groups);
 	s->scratch.bodies = malloc((size_t)bodies * sizeof *s->scratch.bodies);
 	s->scratch.shapes = malloc((size_t)shapes * sizeof *s->scratch.shapes);
@@ -366,8 +369,10 @@ void sinew_scene_destroy(sinew_scene *scene)
 	free(scene->joint_of_slot);
 	free(scene->body_of_slot);
 	free(scene->generation_of_slot);
-	for (int i = 0; scene->groups != NULL && i < scene->desc.group_count; ++i) free(scene->groups[i].ids);
+	for (int i = 0; scene->groups != NULL && i < scene->group_count; ++i) free(scene->groups[i].ids);
 	free(scene->groups);
+	for (int i = 0; i < scene->group_count - scene->desc.group_count; ++i) free(scene->extra_groups[i]);
+	free(scene->extra_groups);
 	free(scene->made.ids);
 	free(scene->scratch.bodies);
 	free(scene->scratch.shapes);
@@ -426,17 +431,17 @@ static void destroy_list(body_list *list)
 	list->count = 0;
 }
 
-/* spawn: one instance of the template at each point, all or none: when the engine refuses a part,
- * what this op made so far is destroyed and the error names the part. */
-static bool spawn(sinew_scene *s, const scene_op *op)
+/* One instance of the template at each point, into group (-1: none), all or none: when the engine
+ * refuses a part, what this call made so far is destroyed and the error names the part. */
+static bool spawn(sinew_scene *s, int template_index, const sinew_vec2 *points, int point_count, int group)
 {
-	const scene_template *t = &s->desc.templates[op->template_index];
+	const scene_template *t = &s->desc.templates[template_index];
 	const scene_desc *d = &t->desc;
 	s->made.count = 0;
 	bool ok = true;
-	for (int k = 0; k < op->point_count && ok; ++k) {
+	for (int k = 0; k < point_count && ok; ++k) {
 		instance in = s->scratch;
-		in.offset = op->points[k];
+		in.offset = points[k];
 		in.group = t->self_collide ? 0u : s->next_collision_group++;
 		for (int i = 0; i < d->body_count; ++i) in.bodies[i] = sinew_null_body_id;
 		char path[SCENE_PATH_SIZE], message[600];
@@ -455,8 +460,8 @@ static bool spawn(sinew_scene *s, const scene_op *op)
 			on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, text, s);
 		}
 	}
-	if (ok && op->group >= 0) {
-		body_list *g = &s->groups[op->group];
+	if (ok && group >= 0) {
+		body_list *g = &s->groups[group];
 		ok = list_reserve(g, s->made.count);
 		if (ok) {
 			memcpy(g->ids + g->count, s->made.ids, (size_t)s->made.count * sizeof *g->ids);
@@ -472,7 +477,7 @@ static bool spawn(sinew_scene *s, const scene_op *op)
 static bool apply_op(sinew_scene *s, const scene_op *op)
 {
 	switch (op->kind) {
-	case SCENE_OP_SPAWN: return spawn(s, op);
+	case SCENE_OP_SPAWN: return spawn(s, op->template_index, op->points, op->point_count, op->group);
 	case SCENE_OP_DESTROY_GROUP: destroy_list(&s->groups[op->group]); return true;
 	default: return scene_apply_op(op, s->bodies, s->joints);
 	}
@@ -493,6 +498,74 @@ static void apply_due_ops(sinew_scene *s)
 		}
 		s->doing = "stepping";
 	}
+}
+
+int sinew_scene_get_template_count(const sinew_scene *scene)
+{
+	return scene != NULL ? scene->desc.template_count : 0;
+}
+
+const char *sinew_scene_get_template_name(const sinew_scene *scene, int index)
+{
+	if (scene == NULL || index < 0 || index >= scene->desc.template_count) return NULL;
+	return scene->desc.templates[index].name;
+}
+
+/* The group named name: the file's, or one made by an earlier call; -1 when there is none and
+ * create is false (or memory runs out). */
+static int find_group(sinew_scene *s, const char *name, bool create)
+{
+	const scene_desc *d = &s->desc;
+	for (int i = 0; i < s->group_count; ++i) {
+		const char *g = i < d->group_count ? d->group_names[i] : s->extra_groups[i - d->group_count];
+		if (strcmp(g, name) == 0) return i;
+	}
+	if (!create) return -1;
+	int extra = s->group_count - d->group_count;
+	char **names = realloc(s->extra_groups, (size_t)(extra + 1) * sizeof *names);
+	if (names == NULL) return -1;
+	s->extra_groups = names;
+	body_list *groups = realloc(s->groups, (size_t)(s->group_count + 1) * sizeof *groups);
+	if (groups == NULL) return -1;
+	s->groups = groups;
+	names[extra] = scene_strdup(name);
+	if (names[extra] == NULL) return -1;
+	memset(&groups[s->group_count], 0, sizeof *groups);
+	return s->group_count++;
+}
+
+/* Report a refusal of the scene's own API as an engine error ("step N: fn: message"). */
+static bool scene_refuse(sinew_scene *s, const char *fn, const char *message, const char *name)
+{
+	char text[300];
+	snprintf(text, sizeof text, "%s \"%.200s\"", message, name != NULL ? name : "(null)");
+	s->doing = fn;
+	on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, text, s);
+	s->doing = "stepping";
+	return false;
+}
+
+bool sinew_scene_spawn(sinew_scene *scene, const char *template_name, sinew_vec2 at, const char *group)
+{
+	if (scene == NULL) return false;
+	int t = scene_desc_find_template(&scene->desc, template_name);
+	if (t < 0) return scene_refuse(scene, "sinew_scene_spawn", "no template named", template_name);
+	if (!sinew_vec2_is_valid(at)) return scene_refuse(scene, "sinew_scene_spawn", "a point that is not finite for", template_name);
+	int g = group != NULL ? find_group(scene, group, true) : -1;
+	if (group != NULL && g < 0) return scene_refuse(scene, "sinew_scene_spawn", "out of memory for group", group);
+	scene->doing = "sinew_scene_spawn";
+	bool ok = spawn(scene, t, &at, 1, g);
+	scene->doing = "stepping";
+	return ok;
+}
+
+bool sinew_scene_destroy_group(sinew_scene *scene, const char *group)
+{
+	if (scene == NULL) return false;
+	int g = group != NULL ? find_group(scene, group, false) : -1;
+	if (g < 0) return scene_refuse(scene, "sinew_scene_destroy_group", "nothing was ever spawned into group", group);
+	destroy_list(&scene->groups[g]);
+	return true;
 }
 
 bool sinew_scene_step(sinew_scene *scene)

@@ -159,6 +159,41 @@ static void test_spawn_places_instances(void **state)
 	sinew_scene_destroy(scene);
 }
 
+/* The same from C: sinew_scene_spawn and sinew_scene_destroy_group, with the file's groups and new
+ * ones; bad calls are refused with a message and make nothing. */
+static void test_spawn_from_c(void **state)
+{
+	(void)state;
+	sinew_scene *scene = must_load(k_dumbbells);
+	sinew_world_id w = sinew_scene_get_world(scene);
+	assert_int_equal(sinew_scene_get_template_count(scene), 1);
+	assert_string_equal(sinew_scene_get_template_name(scene, 0), "bell");
+	assert_null(sinew_scene_get_template_name(scene, 1));
+	assert_true(sinew_scene_spawn(scene, "bell", sinew_v2(3.0f, -4.0f), "mine"));
+	assert_true(sinew_scene_spawn(scene, "bell", sinew_v2(6.0f, -4.0f), "pair")); /* the file's group */
+	assert_true(sinew_scene_spawn(scene, "bell", sinew_v2(9.0f, -4.0f), NULL));
+	sinew_counters c = sinew_world_get_counters(w);
+	assert_int_equal(c.body_count, 1 + 9);
+	assert_int_equal(c.joint_count, 6);
+	sinew_body_id bodies[32];
+	int n = live_bodies(w, bodies, 32);
+	assert_int_equal(n, 10);
+	assert_float_equal(sinew_body_get_position(bodies[1]).x, 2.5f, 1e-6f);
+	assert_float_equal(sinew_body_get_position(bodies[1]).y, -4.0f, 1e-6f);
+	/* refusals make nothing */
+	assert_false(sinew_scene_spawn(scene, "nope", sinew_v2(0.0f, 0.0f), NULL));
+	assert_non_null(strstr(sinew_scene_get_last_error(scene), "sinew_scene_spawn: no template named \"nope\""));
+	assert_false(sinew_scene_spawn(scene, "bell", sinew_v2(NAN, 0.0f), NULL));
+	assert_false(sinew_scene_destroy_group(scene, "never"));
+	assert_int_equal(sinew_world_get_counters(w).body_count, 10);
+	/* the group made from C goes on its own; the file's op at step 5 takes what C put in "pair" */
+	assert_true(sinew_scene_destroy_group(scene, "mine"));
+	assert_int_equal(sinew_world_get_counters(w).body_count, 7);
+	for (int i = 0; i < 6; ++i) sinew_scene_step(scene); /* steps 0..5: spawn 2 + 1 instances, destroy "pair" */
+	assert_int_equal(sinew_world_get_counters(w).body_count, 1 + 3 + 3); /* the C ungrouped one and step 2's */
+	sinew_scene_destroy(scene);
+}
+
 /* Two instances of a self-colliding-off template dropped one above the other do collide. */
 static void test_instances_collide_with_each_other(void **state)
 {
@@ -311,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_keeps_shapes_apart),
 		cmocka_unit_test(test_spawn_places_instances),
+		cmocka_unit_test(test_spawn_from_c),
 		cmocka_unit_test(test_instances_collide_with_each_other),
 		cmocka_unit_test(test_bad_templates_and_ops),
 		cmocka_unit_test(test_refused_spawn_leaves_nothing),

@@ -91,6 +91,22 @@ SINEW_API int sinew_scene_get_named_joint_count(const sinew_scene *scene);
 /** The i-th named joint (0 <= i < count): its index in "joints", or -1 when i is out of range. */
 SINEW_API int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i);
 
+/** Templates of the file ("templates"): how many there are. */
+SINEW_API int sinew_scene_get_template_count(const sinew_scene *scene);
+/** The name of templates[index], or NULL when index is out of range. */
+SINEW_API const char *sinew_scene_get_template_name(const sinew_scene *scene, int index);
+/** Make one instance of the named template at point at, as a "spawn" op does: its bodies and
+ * joints moved by at, a collision group of its own when the template does not self-collide, all
+ * or nothing. group (NULL: none) names the group its bodies join: one the file's ops use, or a new
+ * name. Returns false when there is no such template, at is not finite, or the engine refused a
+ * part (then nothing is made); the reason is in sinew_scene_get_last_error. Spawned bodies are
+ * unnamed: find them with sinew_world_get_bodies. Not during a world step. */
+SINEW_API bool sinew_scene_spawn(sinew_scene *scene, const char *template_name, sinew_vec2 at, const char *group);
+/** Destroy every live body (with its joints) spawned into the named group so far, as a
+ * "destroy_group" op does. Returns false when the name is neither a group of the file's ops nor
+ * one sinew_scene_spawn used. */
+SINEW_API bool sinew_scene_destroy_group(sinew_scene *scene, const char *group);
+
 /** Write the scene's world as it is now as a scene file (docs/scene-format.md, "Saving"): world
  * settings, every live body with its shapes, velocities and flags, every live joint with its
  * authored local frames, limits, motor and spring — the file's first, then those spawned from
