@@ -30,6 +30,8 @@ typedef struct sinew_tree_node {
 	int8_t dim;
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
+	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
+	bool loaded;     /* y holds the current solve's right-hand side (between its up and down pass) */
 } sinew_tree_node;
 
 static int32_t add_node(sinew_world *w, int32_t parent, int32_t ref, bool is_body)
@@ -77,7 +79,7 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
 	 * every tree pass and wind its impulse up */
 	for (int r = 0; r < j->row_count; ++r) {
 		sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
-		if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = true;
+		if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = node->has_limits = true;
 	}
 }
 
@@ -224,10 +226,14 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 
 /* Each tree is a run of nodes: its root (no parent), then everything up to the next root. Solving
  * tree by tree lets a tree whose set of active limits changed be factored again alone. */
-static int32_t tree_end(const sinew_world *w, int32_t begin, int32_t count)
+static int32_t tree_end(const sinew_world *w, int32_t begin, int32_t count, bool *has_limits)
 {
-	int32_t end = begin + 1;
-	while (end < count && w->tree_nodes[end].parent >= 0) ++end;
+	int32_t end = begin;
+	*has_limits = false;
+	do {
+		*has_limits = *has_limits || w->tree_nodes[end].has_limits;
+		++end;
+	} while (end < count && w->tree_nodes[end].parent >= 0);
 	return end;
 }
 
@@ -263,7 +269,7 @@ void sinew_joint_tree_factor(sinew_world *w)
 	int count = (int)stbds_arrlen(w->tree_nodes);
 	for (int i = 0; i < count; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
+		if (n->is_body || !n->has_limits) continue;
 		const sinew_joint *j = &w->joints[n->ref];
 		int32_t kept = n->dim > n->rigid && w->joint_rows[n->rows[n->dim - 1]].impulse > 0.0f ? n->rows[n->dim - 1] : -1;
 		n->dim = n->rigid;
@@ -276,37 +282,6 @@ void sinew_joint_tree_factor(sinew_world *w)
 		if (kept >= 0) n->rows[n->dim++] = kept;
 	}
 	factor_range(w, 0, count);
-}
-
-/* Up and down one factored tree: rhs in y of the joint nodes (bodies 0); the answer replaces y. */
-static void back_substitute(sinew_world *w, int32_t begin, int32_t end)
-{
-	for (int32_t i = end - 1; i >= begin; --i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->parent < 0) continue;
-		sinew_tree_node *p = &w->tree_nodes[n->parent];
-		double z[3];
-		for (int a = 0; a < n->dim; ++a) {
-			z[a] = 0.0;
-			for (int k = 0; k < n->dim; ++k) z[a] += n->d[a][k] * n->y[k];
-		}
-		for (int b = 0; b < p->dim; ++b)
-			for (int k = 0; k < n->dim; ++k) p->y[b] -= n->h[k][b] * z[k];
-	}
-	for (int32_t i = begin; i < end; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		double r[3] = {n->y[0], n->y[1], n->y[2]};
-		if (n->parent >= 0) {
-			const sinew_tree_node *p = &w->tree_nodes[n->parent];
-			for (int a = 0; a < n->dim; ++a)
-				for (int b = 0; b < p->dim; ++b) r[a] -= n->h[a][b] * p->y[b];
-		}
-		for (int a = 0; a < n->dim; ++a) {
-			double s = 0.0;
-			for (int k = 0; k < n->dim; ++k) s += n->d[a][k] * r[k];
-			n->y[a] = s;
-		}
-	}
 }
 
 /* The active set of limits is a linear complementarity problem per tree (a limit in the block pushes,
@@ -335,7 +310,7 @@ typedef bool (*crossing_fn)(const sinew_world *w, const sinew_row_constraint *rc
 
 static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, crossing_fn will_cross, float h, bool use_bias)
 {
-	if (n->dim >= 3) return -1;
+	if (n->dim >= 3 || !n->has_limits) return -1;
 	const sinew_joint *j = &w->joints[n->ref];
 	for (int r = 0; r < j->row_count; ++r) {
 		const sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
@@ -387,46 +362,94 @@ static bool flip_velocity_limit(sinew_world *w, int32_t begin, int32_t end, floa
 	return false;
 }
 
-static void solve_range(sinew_world *w, int32_t begin, int32_t end, float h, bool use_bias)
+/* What one pass up and down a tree solves. */
+typedef struct tree_pass {
+	float h;
+	bool use_bias;
+	bool position; /* J dx = -C, the answer left in y; else a velocity solve, applied as it is found */
+} tree_pass;
+
+static double row_rhs(const sinew_world *w, const sinew_row_constraint *rc, bool is_limit, const tree_pass *pass)
 {
+	if (pass->position) return (double)rc->row.c;
 	/* exact rows can be projected fully: reach C = 0 at the end of the substep */
-	double inv_h = 1.0 / (double)h;
+	double target = is_limit ? limit_target_speed(w, rc, pass->h, pass->use_bias)
+	              : !pass->use_bias ? 0.0
+	              : rc->row.bias_rate > 0.0f ? -(double)(rc->row.bias_rate * rc->row.c)
+	                                         : -(1.0 / (double)pass->h) * (double)(rc->row.c + rc->row.drift);
+	return (double)sinew_row_speed(w->solver_bodies, rc) - target;
+}
+
+/* The right-hand side of a node (0 for a body), loaded just before the pass up first needs it:
+ * the node itself, or its first child to be eliminated. */
+static void load_rhs(const sinew_world *w, sinew_tree_node *n, const tree_pass *pass)
+{
+	if (n->loaded) return;
+	n->loaded = true;
+	n->y[0] = n->y[1] = n->y[2] = 0.0;
+	if (n->is_body) return;
+	for (int r = 0; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
+}
+
+static void apply_velocity(sinew_world *w, const sinew_tree_node *n)
+{
+	if (n->is_body) {
+		sinew_solver_body *b = &w->solver_bodies[n->ref];
+		b->v.x += (float)n->y[0];
+		b->v.y += (float)n->y[1];
+		if (b->inv_inertia > 0.0f) b->w += (float)n->y[2];
+	} else {
+		for (int r = 0; r < n->dim; ++r) w->joint_rows[n->rows[r]].impulse += (float)n->y[r];
+	}
+}
+
+/* Up and down one factored tree; the answer replaces y. A velocity solve changes each node's
+ * velocities or impulses as soon as its answer is known, within the pass down. */
+static void solve_range(sinew_world *w, int32_t begin, int32_t end, const tree_pass *pass)
+{
+	for (int32_t i = end - 1; i >= begin; --i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		load_rhs(w, n, pass);
+		if (n->parent < 0) continue;
+		sinew_tree_node *p = &w->tree_nodes[n->parent];
+		load_rhs(w, p, pass);
+		double z[3];
+		for (int a = 0; a < n->dim; ++a) {
+			z[a] = 0.0;
+			for (int k = 0; k < n->dim; ++k) z[a] += n->d[a][k] * n->y[k];
+		}
+		for (int b = 0; b < p->dim; ++b)
+			for (int k = 0; k < n->dim; ++k) p->y[b] -= n->h[k][b] * z[k];
+	}
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
-		n->y[0] = n->y[1] = n->y[2] = 0.0;
-		if (n->is_body) continue;
-		for (int r = 0; r < n->dim; ++r) {
-			const sinew_row_constraint *rc = &w->joint_rows[n->rows[r]];
-			double target = r >= n->rigid ? limit_target_speed(w, rc, h, use_bias)
-			              : !use_bias ? 0.0
-			              : rc->row.bias_rate > 0.0f ? -(double)(rc->row.bias_rate * rc->row.c)
-			                                         : -inv_h * (double)(rc->row.c + rc->row.drift);
-			n->y[r] = (double)sinew_row_speed(w->solver_bodies, rc) - target;
+		double r[3] = {n->y[0], n->y[1], n->y[2]};
+		if (n->parent >= 0) {
+			const sinew_tree_node *p = &w->tree_nodes[n->parent];
+			for (int a = 0; a < n->dim; ++a)
+				for (int b = 0; b < p->dim; ++b) r[a] -= n->h[a][b] * p->y[b];
 		}
-	}
-	back_substitute(w, begin, end);
-	for (int32_t i = begin; i < end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) {
-			sinew_solver_body *b = &w->solver_bodies[n->ref];
-			b->v.x += (float)n->y[0];
-			b->v.y += (float)n->y[1];
-			if (b->inv_inertia > 0.0f) b->w += (float)n->y[2];
-		} else {
-			for (int r = 0; r < n->dim; ++r) w->joint_rows[n->rows[r]].impulse += (float)n->y[r];
+		for (int a = 0; a < n->dim; ++a) {
+			double s = 0.0;
+			for (int k = 0; k < n->dim; ++k) s += n->d[a][k] * r[k];
+			n->y[a] = s;
 		}
+		n->loaded = false;
+		if (!pass->position) apply_velocity(w, n);
 	}
 }
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 {
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	tree_pass pass = {h, use_bias, false};
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		end = tree_end(w, begin, count);
-		solve_range(w, begin, end, h, use_bias);
-		for (int round = 0; round < SINEW_TREE_MAX_ROUNDS && flip_velocity_limit(w, begin, end, h, use_bias); ++round) {
+		bool has_limits;
+		end = tree_end(w, begin, count, &has_limits);
+		solve_range(w, begin, end, &pass);
+		for (int round = 0; has_limits && round < SINEW_TREE_MAX_ROUNDS && flip_velocity_limit(w, begin, end, h, use_bias); ++round) {
 			factor_range(w, begin, end);
-			solve_range(w, begin, end, h, use_bias);
+			solve_range(w, begin, end, &pass);
 		}
 	}
 }
@@ -493,18 +516,6 @@ static bool flip_position_limit(sinew_world *w, int32_t begin, int32_t end)
 	return false;
 }
 
-/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound. */
-static void project_range(sinew_world *w, int32_t begin, int32_t end)
-{
-	for (int32_t i = begin; i < end; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		n->y[0] = n->y[1] = n->y[2] = 0.0;
-		if (n->is_body) continue;
-		for (int r = 0; r < n->dim; ++r) n->y[r] = (double)w->joint_rows[n->rows[r]].row.c;
-	}
-	back_substitute(w, begin, end);
-}
-
 /* Post-stabilisation: move the bodies of every tree, weighted by mass, so that the rigid rows are
  * met in position and no limit is left crossed (one Newton step of J dx = -C through the tree's
  * factorisation, with the limits as inequalities: the same active set as the velocity solve).
@@ -514,14 +525,17 @@ static void project_range(sinew_world *w, int32_t begin, int32_t end)
 void sinew_joint_tree_project(sinew_world *w)
 {
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound */
+	tree_pass pass = {0.0f, false, true};
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		end = tree_end(w, begin, count);
-		start_position_limits(w, begin, end);
+		bool has_limits;
+		end = tree_end(w, begin, count, &has_limits);
+		if (has_limits) start_position_limits(w, begin, end);
 		factor_range(w, begin, end);
-		project_range(w, begin, end);
-		for (int round = 0; round < SINEW_TREE_MAX_ROUNDS && flip_position_limit(w, begin, end); ++round) {
+		solve_range(w, begin, end, &pass);
+		for (int round = 0; has_limits && round < SINEW_TREE_MAX_ROUNDS && flip_position_limit(w, begin, end); ++round) {
 			factor_range(w, begin, end);
-			project_range(w, begin, end);
+			solve_range(w, begin, end, &pass);
 		}
 		for (int32_t i = begin; i < end; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
