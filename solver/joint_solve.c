@@ -100,7 +100,6 @@ void sinew_joints_update_rows(sinew_world *w, float h)
 			rc->row.max_impulse = rc->row.max_effort * h;
 		}
 	}
-	sinew_joint_tree_factor(w);
 }
 
 void sinew_joints_warm_start(sinew_world *w)

@@ -13,8 +13,9 @@
  * and one pass down the tree, so every rigid joint of the tree holds exactly after the pass,
  * whatever the mass ratios and however long the chain: what sequential impulses only approach
  * with many iterations. The factorisation is redone each substep (the anchors turn) in double
- * precision; blocks are at most 3x3. Joints that close a loop, and the one-sided or soft rows
- * (limits, motors, springs), are solved by sequential impulses around it (joint_solve.c). */
+ * precision; blocks are at most 3x3. The limits of tree joints join it through an active set (below).
+ * Joints that close a loop, and the soft rows (motors, springs, compliant pins), are solved by
+ * sequential impulses around it (joint_solve.c). */
 #include "joint.h"
 
 #include <string.h>
@@ -29,6 +30,8 @@ typedef struct sinew_tree_node {
 	int8_t dim;
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
+	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
+	bool loaded;     /* y holds the current solve's right-hand side (between its up and down pass) */
 } sinew_tree_node;
 
 static int32_t add_node(sinew_world *w, int32_t parent, int32_t ref, bool is_body)
@@ -76,7 +79,7 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
 	 * every tree pass and wind its impulse up */
 	for (int r = 0; r < j->row_count; ++r) {
 		sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
-		if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = true;
+		if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = node->has_limits = true;
 	}
 }
 
@@ -221,36 +224,24 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 	}
 }
 
-static void factor_numeric(sinew_world *w);
-
-void sinew_joint_tree_factor(sinew_world *w)
+/* Each tree is a run of nodes: its root (no parent), then everything up to the next root. Solving
+ * tree by tree lets a tree whose set of active limits changed be factored again alone. */
+static int32_t tree_end(const sinew_world *w, int32_t begin, int32_t count, bool *has_limits)
 {
-	/* A limit stays in its block from one substep to the next while it still pushes, like a resting
-	 * contact (it is warm started then); one that stopped pushing leaves it, and so does its push. */
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
-		const sinew_joint *j = &w->joints[n->ref];
-		int32_t kept = n->dim > n->rigid && w->joint_rows[n->rows[n->dim - 1]].impulse > 0.0f ? n->rows[n->dim - 1] : -1;
-		n->dim = n->rigid;
-		for (int r = 0; r < j->row_count; ++r) {
-			sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
-			if (!rc->tree_owned) continue;
-			rc->in_tree = j->row_start + r == kept;
-			if (!rc->in_tree) rc->impulse = 0.0f;
-		}
-		if (kept >= 0) n->rows[n->dim++] = kept;
-	}
-	factor_numeric(w);
+	int32_t end = begin;
+	*has_limits = false;
+	do {
+		*has_limits = *has_limits || w->tree_nodes[end].has_limits;
+		++end;
+	} while (end < count && w->tree_nodes[end].parent >= 0);
+	return end;
 }
 
-static void factor_numeric(sinew_world *w)
+static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) fill_blocks(w, &w->tree_nodes[i]);
+	for (int32_t i = begin; i < end; ++i) fill_blocks(w, &w->tree_nodes[i]);
 	/* parents were created before their children: walking backwards eliminates leaves first */
-	for (int i = count - 1; i >= 0; --i) {
+	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		invert(n->d, n->dim);
 		if (n->parent < 0) continue;
@@ -271,14 +262,157 @@ static void factor_numeric(sinew_world *w)
 	}
 }
 
-/* Up and down the factored tree: rhs in y of the joint nodes (bodies 0); the answer replaces y. */
-static void tree_back_substitute(sinew_world *w)
+void sinew_joint_tree_factor(sinew_world *w)
 {
+	/* A limit stays in its block from one substep to the next while it still pushes, like a resting
+	 * contact (it is warm started then); one that stopped pushing leaves it, and so does its push. */
 	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = count - 1; i >= 0; --i) {
+	for (int i = 0; i < count; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body || !n->has_limits) continue;
+		const sinew_joint *j = &w->joints[n->ref];
+		int32_t kept = n->dim > n->rigid && w->joint_rows[n->rows[n->dim - 1]].impulse > 0.0f ? n->rows[n->dim - 1] : -1;
+		n->dim = n->rigid;
+		for (int r = 0; r < j->row_count; ++r) {
+			sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
+			if (!rc->tree_owned) continue;
+			rc->in_tree = j->row_start + r == kept;
+			if (!rc->in_tree) rc->impulse = 0.0f;
+		}
+		if (kept >= 0) n->rows[n->dim++] = kept;
+	}
+	factor_range(w, 0, count);
+}
+
+/* The active set of limits is a linear complementarity problem per tree (a limit in the block pushes,
+ * one outside it is not crossed), and its matrix, the limits' Schur complement of a positive
+ * definite system, is a P-matrix: Murty's least-index rule, which changes only the first limit in
+ * node order that breaks the conditions, cannot cycle on it and ends in a finite number of rounds.
+ * Changing every offender at once, as the solver did first, can cycle (two limits of one figure
+ * pushing each other in and out) and left limits crossed by up to 14 degrees in one substep. The
+ * bound below is a guard against rounding, not a budget: the ragdoll tests never reach it. */
+#define SINEW_TREE_MAX_ROUNDS 32
+
+static void add_limit(sinew_world *w, sinew_tree_node *n, int32_t ri)
+{
+	n->rows[n->dim++] = ri;
+	w->joint_rows[ri].in_tree = true;
+}
+
+static void drop_limit(sinew_world *w, sinew_tree_node *n)
+{
+	n->dim -= 1;
+	w->joint_rows[n->rows[n->dim]].in_tree = false;
+}
+
+/* The first of the joint's limits that `will_cross` says is crossed, or -1. */
+typedef bool (*crossing_fn)(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias);
+
+static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, crossing_fn will_cross, float h, bool use_bias)
+{
+	if (n->dim >= 3 || !n->has_limits) return -1;
+	const sinew_joint *j = &w->joints[n->ref];
+	for (int r = 0; r < j->row_count; ++r) {
+		const sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
+		if (rc->tree_owned && rc->eff_mass != 0.0f && will_cross(w, rc, h, use_bias)) return j->row_start + r;
+	}
+	return -1;
+}
+
+/* The speed a limit in the block is solved to: with bias, closing the gap within the substep, or
+ * leaving a crossed bound softly; without, standing still. */
+static double limit_target_speed(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+{
+	if (!use_bias) return 0.0;
+	float c = rc->row.c;
+	return c > 0.0f ? -(double)c / (double)h : -(double)(w->joint_bias_rate * c);
+}
+
+/* Velocities: the limit would be crossed, or left more slowly than its target speed. The test must
+ * agree with the target: a limit added for moving slower than its target must be pushed by the solve
+ * (a positive impulse), or it is dropped at once and added again. An open gap may still be closed
+ * within the substep. */
+static bool crosses_in_substep(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+{
+	float c = rc->row.c;
+	double allowed = c > 0.0f ? -(double)c / (double)h : limit_target_speed(w, rc, h, use_bias);
+	return (double)sinew_row_speed(w->solver_bodies, rc) < allowed;
+}
+
+/* Velocities: a limit in the block whose impulse turned into a pull lets go (and its push is taken
+ * back); a limit outside it that the velocities carry past its bound joins. */
+static bool flip_velocity_limit(sinew_world *w, int32_t begin, int32_t end, float h, bool use_bias)
+{
+	for (int32_t i = begin; i < end; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) continue;
+		if (n->dim > n->rigid) {
+			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
+			if (rc->impulse >= 0.0f) continue;
+			sinew_row_apply(w->solver_bodies, rc, -rc->impulse);
+			rc->impulse = 0.0f;
+			drop_limit(w, n);
+			return true;
+		}
+		int32_t ri = crossed_limit(w, n, crosses_in_substep, h, use_bias);
+		if (ri < 0) continue;
+		add_limit(w, n, ri);
+		return true;
+	}
+	return false;
+}
+
+/* What one pass up and down a tree solves. */
+typedef struct tree_pass {
+	float h;
+	bool use_bias;
+	bool position; /* J dx = -C, the answer left in y; else a velocity solve, applied as it is found */
+} tree_pass;
+
+static double row_rhs(const sinew_world *w, const sinew_row_constraint *rc, bool is_limit, const tree_pass *pass)
+{
+	if (pass->position) return (double)rc->row.c;
+	/* exact rows can be projected fully: reach C = 0 at the end of the substep */
+	double target = is_limit ? limit_target_speed(w, rc, pass->h, pass->use_bias)
+	              : !pass->use_bias ? 0.0
+	              : rc->row.bias_rate > 0.0f ? -(double)(rc->row.bias_rate * rc->row.c)
+	                                         : -(1.0 / (double)pass->h) * (double)(rc->row.c + rc->row.drift);
+	return (double)sinew_row_speed(w->solver_bodies, rc) - target;
+}
+
+/* The right-hand side of a node (0 for a body), loaded just before the pass up first needs it:
+ * the node itself, or its first child to be eliminated. */
+static void load_rhs(const sinew_world *w, sinew_tree_node *n, const tree_pass *pass)
+{
+	if (n->loaded) return;
+	n->loaded = true;
+	n->y[0] = n->y[1] = n->y[2] = 0.0;
+	if (n->is_body) return;
+	for (int r = 0; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
+}
+
+static void apply_velocity(sinew_world *w, const sinew_tree_node *n)
+{
+	if (n->is_body) {
+		sinew_solver_body *b = &w->solver_bodies[n->ref];
+		b->v.x += (float)n->y[0];
+		b->v.y += (float)n->y[1];
+		if (b->inv_inertia > 0.0f) b->w += (float)n->y[2];
+	} else {
+		for (int r = 0; r < n->dim; ++r) w->joint_rows[n->rows[r]].impulse += (float)n->y[r];
+	}
+}
+
+/* Up and down one factored tree; the answer replaces y. A velocity solve changes each node's
+ * velocities or impulses as soon as its answer is known, within the pass down. */
+static void solve_range(sinew_world *w, int32_t begin, int32_t end, const tree_pass *pass)
+{
+	for (int32_t i = end - 1; i >= begin; --i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		load_rhs(w, n, pass);
 		if (n->parent < 0) continue;
 		sinew_tree_node *p = &w->tree_nodes[n->parent];
+		load_rhs(w, p, pass);
 		double z[3];
 		for (int a = 0; a < n->dim; ++a) {
 			z[a] = 0.0;
@@ -287,7 +421,7 @@ static void tree_back_substitute(sinew_world *w)
 		for (int b = 0; b < p->dim; ++b)
 			for (int k = 0; k < n->dim; ++k) p->y[b] -= n->h[k][b] * z[k];
 	}
-	for (int i = 0; i < count; ++i) {
+	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		double r[3] = {n->y[0], n->y[1], n->y[2]};
 		if (n->parent >= 0) {
@@ -300,115 +434,116 @@ static void tree_back_substitute(sinew_world *w)
 			for (int k = 0; k < n->dim; ++k) s += n->d[a][k] * r[k];
 			n->y[a] = s;
 		}
+		n->loaded = false;
+		if (!pass->position) apply_velocity(w, n);
 	}
-}
-
-/* Post-stabilisation: move the bodies of every tree, weighted by mass, so that the rigid rows are
- * met in position (one Newton step of J dx = -C through the same factorisation). Velocities are
- * not touched, so no energy is added; it removes the drift that turning faster than the substep
- * can follow (the free end of a whipping chain) leaves behind. */
-void sinew_joint_tree_project(sinew_world *w)
-{
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		n->y[0] = n->y[1] = n->y[2] = 0.0;
-		if (n->is_body) continue;
-		for (int r = 0; r < n->dim; ++r) { /* a limit in the block: only its violation, never a pull to its bound */
-			float c = w->joint_rows[n->rows[r]].row.c;
-			n->y[r] = (double)(r < n->rigid ? c : sinew_minf(c, 0.0f));
-		}
-	}
-	tree_back_substitute(w);
-	for (int i = 0; i < count; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
-		sinew_solver_body *b = &w->solver_bodies[n->ref];
-		b->dp.x += (float)n->y[0];
-		b->dp.y += (float)n->y[1];
-		if (b->inv_inertia > 0.0f) b->dq = sinew_integrate_rot(b->dq, (float)n->y[2]);
-	}
-}
-
-static void tree_solve_once(sinew_world *w, float h, bool use_bias);
-
-/* The active set of limits. A limit joins its joint's block when the velocities would carry the
- * joint past its bound within the substep (the contacts solved before the tree can drive a joint
- * into a limit); a limit in the block whose impulse turned into a pull lets go and leaves it.
- * Returns whether the set changed (then the tree is factored again and solved for the rest). */
-static bool update_active_limits(sinew_world *w, float h)
-{
-	bool changed = false;
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
-		if (n->dim > n->rigid) {
-			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
-			if (rc->impulse < 0.0f) { /* a limit only pushes */
-				sinew_row_apply(w->solver_bodies, rc, -rc->impulse);
-				rc->impulse = 0.0f;
-				rc->in_tree = false;
-				n->dim -= 1;
-				changed = true;
-			}
-			continue;
-		}
-		if (n->dim >= 3) continue;
-		const sinew_joint *j = &w->joints[n->ref];
-		for (int r = 0; r < j->row_count; ++r) {
-			int32_t ri = j->row_start + r;
-			sinew_row_constraint *rc = &w->joint_rows[ri];
-			if (rc->row.kind != SINEW_ROW_LIMIT || rc->eff_mass == 0.0f) continue;
-			if (rc->row.c + h * sinew_row_speed(w->solver_bodies, rc) >= 0.0f) continue;
-			n->rows[n->dim++] = ri;
-			rc->in_tree = true;
-			changed = true;
-			break;
-		}
-	}
-	return changed;
 }
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 {
-	if (stbds_arrlen(w->tree_nodes) == 0) return;
-	tree_solve_once(w, h, use_bias);
-	for (int round = 0; round < 3 && update_active_limits(w, h); ++round) {
-		factor_numeric(w);
-		tree_solve_once(w, h, use_bias);
+	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	tree_pass pass = {h, use_bias, false};
+	for (int32_t begin = 0, end; begin < count; begin = end) {
+		bool has_limits;
+		end = tree_end(w, begin, count, &has_limits);
+		solve_range(w, begin, end, &pass);
+		for (int round = 0; has_limits && round < SINEW_TREE_MAX_ROUNDS && flip_velocity_limit(w, begin, end, h, use_bias); ++round) {
+			factor_range(w, begin, end);
+			solve_range(w, begin, end, &pass);
+		}
 	}
 }
 
-static void tree_solve_once(sinew_world *w, float h, bool use_bias)
+/* Position: the correction found so far (in the body nodes' y) carries the joint past its bound. */
+static double correction_along(const sinew_world *w, const sinew_row_constraint *rc)
 {
-	/* exact rows can be projected fully: reach C = 0 at the end of the substep */
-	double inv_h = 1.0 / (double)h;
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	if (count == 0) return;
-	for (int i = 0; i < count; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		n->y[0] = n->y[1] = n->y[2] = 0.0;
-		if (n->is_body) continue;
-		for (int r = 0; r < n->dim; ++r) {
-			const sinew_row_constraint *rc = &w->joint_rows[n->rows[r]];
-			double bias = rc->row.bias_rate > 0.0f ? (double)(rc->row.bias_rate * rc->row.c)
-			                                       : inv_h * (double)(rc->row.c + rc->row.drift);
-			if (r >= n->rigid) /* a limit: reach the bound when closing in, push back softly past it */
-				bias = rc->row.c > 0.0f ? inv_h * (double)rc->row.c : (double)(w->joint_bias_rate * rc->row.c);
-			n->y[r] = (double)sinew_row_speed(w->solver_bodies, rc) + (use_bias ? bias : 0.0);
-		}
+	double s = 0.0;
+	const int32_t slots[2] = {rc->body_a, rc->body_b};
+	const float *parts[2] = {rc->row.ja, rc->row.jb};
+	for (int e = 0; e < 2; ++e) {
+		int32_t node = slots[e] > 0 ? w->tree_body_node[slots[e]] : -1;
+		if (node < 0) continue;
+		const double *y = w->tree_nodes[node].y;
+		s += (double)parts[e][0] * y[0] + (double)parts[e][1] * y[1] + (double)parts[e][2] * y[2];
 	}
-	tree_back_substitute(w);
-	for (int i = 0; i < count; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) {
+	return s;
+}
+
+static bool crossed_now(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+{
+	SINEW_UNUSED(w);
+	SINEW_UNUSED(h);
+	SINEW_UNUSED(use_bias);
+	return rc->row.c < 0.0f;
+}
+
+static bool crossed_after_correction(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+{
+	SINEW_UNUSED(h);
+	SINEW_UNUSED(use_bias);
+	return (double)rc->row.c + correction_along(w, rc) < 0.0;
+}
+
+/* Position: the block of every joint is its rigid rows and the limit it crosses now, if any. */
+static void start_position_limits(sinew_world *w, int32_t begin, int32_t end)
+{
+	for (int32_t i = begin; i < end; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) continue;
+		while (n->dim > n->rigid) drop_limit(w, n);
+		int32_t ri = crossed_limit(w, n, crossed_now, 0.0f, false);
+		if (ri >= 0) add_limit(w, n, ri);
+	}
+}
+
+/* Position: a limit in the block that pulls the joint lets go; one outside it that the correction
+ * would carry past its bound joins. */
+static bool flip_position_limit(sinew_world *w, int32_t begin, int32_t end)
+{
+	for (int32_t i = begin; i < end; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) continue;
+		if (n->dim > n->rigid) {
+			if (n->y[n->dim - 1] >= 0.0) continue;
+			drop_limit(w, n);
+			return true;
+		}
+		int32_t ri = crossed_limit(w, n, crossed_after_correction, 0.0f, false);
+		if (ri < 0) continue;
+		add_limit(w, n, ri);
+		return true;
+	}
+	return false;
+}
+
+/* Post-stabilisation: move the bodies of every tree, weighted by mass, so that the rigid rows are
+ * met in position and no limit is left crossed (one Newton step of J dx = -C through the tree's
+ * factorisation, with the limits as inequalities: the same active set as the velocity solve).
+ * Velocities are not touched, so no energy is added; it removes the drift that turning faster than
+ * the substep can follow (the free end of a whipping chain) leaves behind, and the overshoot of a
+ * limit that a hard impact drove past its bound within the last substep. */
+void sinew_joint_tree_project(sinew_world *w)
+{
+	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound */
+	tree_pass pass = {0.0f, false, true};
+	for (int32_t begin = 0, end; begin < count; begin = end) {
+		bool has_limits;
+		end = tree_end(w, begin, count, &has_limits);
+		if (has_limits) start_position_limits(w, begin, end);
+		factor_range(w, begin, end);
+		solve_range(w, begin, end, &pass);
+		for (int round = 0; has_limits && round < SINEW_TREE_MAX_ROUNDS && flip_position_limit(w, begin, end); ++round) {
+			factor_range(w, begin, end);
+			solve_range(w, begin, end, &pass);
+		}
+		for (int32_t i = begin; i < end; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			if (!n->is_body) continue;
 			sinew_solver_body *b = &w->solver_bodies[n->ref];
-			b->v.x += (float)n->y[0];
-			b->v.y += (float)n->y[1];
-			if (b->inv_inertia > 0.0f) b->w += (float)n->y[2];
-		} else {
-			for (int r = 0; r < n->dim; ++r) w->joint_rows[n->rows[r]].impulse += (float)n->y[r];
+			b->dp.x += (float)n->y[0];
+			b->dp.y += (float)n->y[1];
+			if (b->inv_inertia > 0.0f) b->dq = sinew_integrate_rot(b->dq, (float)n->y[2]);
 		}
 	}
 }

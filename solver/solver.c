@@ -122,6 +122,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);
 		sinew_joints_update_rows(w, h);
+		sinew_joint_tree_factor(w);
 		sinew_joints_warm_start(w);
 		sinew_contacts_warm_start(w, i == 0);
 		/* joints last in each pass: the tree solve leaves every tree joint exact */

@@ -531,16 +531,15 @@ static void wheel_suspension_and_car(void **state)
 	sinew_destroy_world(w);
 }
 
-/* 50 ragdolls dropped into a bin pile up. Joints: at no frame does one come apart by more than 2 cm
- * (the issue's bound; measured: 0.3 mm). Limits: the issue asks for no overshoot above 2 degrees;
- * the limits of joint trees are held by the exact solve's active set and fast limbs are swept with
- * their whole figure, which keeps all but two of the 600 frames within 2 degrees; in the frame
- * where two figures slam together one joint still passes its limit by about 3 degrees (3.3 here,
- * 2.4 in a heap dropped from 30 m). So the assertion holds that (under 5 degrees, at most 1 % of
- * the frames over 2), not the 2 degree target; issue 3 stays open for the last degree. */
-static void ragdoll_heap(void **state)
+/* 50 ragdolls dropped into a bin (walls 20 m tall) pile up, from where they stand and from 30 m
+ * higher. Issue 3: at no frame does a joint come apart by more than 2 cm or a limit pass
+ * its bound by more than 2 degrees. Measured (600 frames each): from 0 m, separation 0.02 mm and
+ * overshoot 0.00 degrees; from 30 m, separation 0.5 mm and overshoot 0.00 degrees: the position
+ * projection ends every step with the limits of joint trees held as inequalities (joint_tree.c).
+ * Before it did (and before the active set of the velocity solve was made to converge) the heap
+ * had 2 frames over 2 degrees (worst 3.3) and the 30 m drop 11 (worst 36). */
+static void ragdoll_heap_from(float drop)
 {
-	(void)state;
 	sinew_world_id w = make_world(NULL);
 	make_ground(w, 0.0f, 0.6f);
 	sinew_body_def bd = sinew_default_body_def();
@@ -555,32 +554,39 @@ static void ragdoll_heap(void **state)
 	for (int i = 0; i < 50; ++i) {
 		/* five rows of ten figures at various tilts, 2 m apart: they meet only as they fall */
 		float x = -7.2f + 1.6f * (float)(i % 10);
-		float y = 0.5f + 2.0f * (float)(i / 10);
+		float y = drop + 0.5f + 2.0f * (float)(i / 10);
 		float angle = 0.35f * (float)((i * 7) % 9 - 4);
 		human_create(&people[i], w, sinew_v2(x, y), angle, 1u << (1 + i % 30));
 	}
 	float worst_sep = 0.0f, worst_limit = 0.0f;
-	int frames_over_2deg = 0;
 	for (int s = 0; s < 600; ++s) {
 		step_n(w, 1);
-		float frame_limit = 0.0f;
 		for (int i = 0; i < 50; ++i)
 			for (int k = 0; k < HUMAN_JOINTS; ++k) {
 				worst_sep = sinew_maxf(worst_sep, sinew_joint_get_linear_error(people[i].joints[k]));
-				frame_limit = sinew_maxf(frame_limit, sinew_joint_get_limit_violation(people[i].joints[k]));
+				worst_limit = sinew_maxf(worst_limit, sinew_joint_get_limit_violation(people[i].joints[k]));
 			}
-		worst_limit = sinew_maxf(worst_limit, frame_limit);
-		frames_over_2deg += frame_limit > 2.0f * SINEW_PI / 180.0f;
 	}
 	float top = 0.0f;
 	for (int i = 0; i < 50; ++i) top = sinew_maxf(top, sinew_body_get_position(people[i].bodies[0]).y);
-	print_message("ragdoll heap: worst joint separation %.5f m, worst limit overshoot %.2f deg (%d of 600 frames over 2 deg), heap top %.2f m\n",
-	              (double)worst_sep, (double)(worst_limit * 180.0f / SINEW_PI), frames_over_2deg, (double)top);
+	print_message("ragdoll heap from %.0f m: worst joint separation %.5f m, worst limit overshoot %.3f deg, heap top %.2f m\n",
+	              (double)drop, (double)worst_sep, (double)(worst_limit * 180.0f / SINEW_PI), (double)top);
 	assert_true(top < 3.0f); /* they did fall into a heap */
 	assert_true(worst_sep < 0.02f);
-	assert_true(worst_limit < 5.0f * SINEW_PI / 180.0f);
-	assert_true(frames_over_2deg <= 6); /* 1 % of the frames */
+	assert_true(worst_limit < 2.0f * SINEW_PI / 180.0f);
 	sinew_destroy_world(w);
+}
+
+static void ragdoll_heap(void **state)
+{
+	(void)state;
+	ragdoll_heap_from(0.0f);
+}
+
+static void ragdoll_heap_from_30m(void **state)
+{
+	(void)state;
+	ragdoll_heap_from(30.0f);
 }
 
 /* A 10x10 grid of circles on revolute joints to their upper and left neighbours (loops everywhere)
@@ -650,6 +656,7 @@ int main(void)
 		cmocka_unit_test(distance_rod_rope_spring),
 		cmocka_unit_test(wheel_suspension_and_car),
 		cmocka_unit_test(ragdoll_heap),
+		cmocka_unit_test(ragdoll_heap_from_30m),
 		cmocka_unit_test(joint_grid_with_loops_holds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,9 @@ int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_
 	int n = 0;
 	sinew_row_point(rows, f);
 	n += 2;
-	float theta = sinew_joint_relative_angle(j, f);
+	/* the relative angle costs an atan2: only a local limit and a spring read it (a motor needs the row's shape) */
+	bool needs_theta = (j->limit.enabled && j->limit.frame != SINEW_LIMIT_WORLD) || j->spring.enabled;
+	float theta = needs_theta ? sinew_joint_relative_angle(j, f) : 0.0f;
 	sinew_joint_row angle;
 	sinew_row_angle(&angle, theta);
 	if (j->limit.enabled) {
