@@ -4,9 +4,12 @@
 //
 //     box2d_peer SCENE.json [--steps N] [--repeat R]
 //
-// Box2D 2.4 has no capsule and no rounded box: a capsule is a box between two circles, a rounded
-// box two crossing boxes and four corner circles. The body's mass, centre and inertia are then set
-// to those of the true shapes (b2Body::SetMassData), so only the contact geometry differs. Filters:
+// A scene in pixels (length_units_per_meter) arrives in metres (peer_scene.h converts it): Box2D
+// 2.4's tolerances are metres compiled into the library. Box2D 2.4 has no capsule and no rounded
+// box: a capsule is a box between two circles, a rounded box two crossing boxes and four corner
+// circles. The body's mass, centre and inertia are then set to those of the true shapes
+// (b2Body::SetMassData), so only the contact geometry differs; a file's mass / inertia override
+// goes through SetMassData too (the centre kept, a mass alone scaling the inertia). Filters:
 // each distinct (layer, mask) pair of the scene is a category bit of its own, with the mask
 // peer_scene.h works out, which gives sinew's "either way" test exactly (up to 16 pairs); each
 // distinct sinew collision group is a negative groupIndex of its own (never collide within it).
@@ -49,6 +52,14 @@ static bool add_shape(b2Body *body, const peer_shape &s, const b2Filter &filter)
 		c.m_p.Set((float)s.center[0], (float)s.center[1]);
 		c.m_radius = (float)s.radius;
 		add_fixture(body, &c, s, filter);
+		return false;
+	}
+	if (s.type == PEER_POLYGON) {
+		b2Vec2 v[PEER_MAX_POLYGON_VERTICES];
+		for (int k = 0; k < s.vertex_count; ++k) v[k].Set((float)s.vertices[k][0], (float)s.vertices[k][1]);
+		b2PolygonShape polygon;
+		polygon.Set(v, s.vertex_count);
+		add_fixture(body, &polygon, s, filter);
 		return false;
 	}
 	if (s.type == PEER_CAPSULE) {
@@ -96,6 +107,7 @@ struct run_result {
 	double ms;
 	double script_ms; // the script ops' time per step, not in ms
 	double quality;
+	double limit; // worst limit overshoot, radians (scenes with joints)
 	int contacts;
 	int taken; // steps taken (fewer than asked when --max-seconds stopped the run)
 	int bodies, joints;
@@ -124,22 +136,23 @@ static b2Filter filter_of(box2d_world &w, const peer_shape &s, unsigned long ins
 	return f;
 }
 
-// The true shapes' mass: the stand-ins overlap, so their own sum would be too heavy.
-static void set_true_mass(b2Body *body, const peer_body &pb)
+// The body's mass as sinew makes it: the true shapes' (the stand-ins overlap, so Box2D's own sum
+// would be too heavy), then the file's overrides (scene/scene.c override_mass): a mass alone
+// scales the inertia about the centre with it; the centre stays.
+static void set_mass(b2Body *body, const peer_body &pb)
 {
-	double mass = 0.0, cx = 0.0, cy = 0.0, inertia = 0.0;
-	for (int k = 0; k < pb.shape_count; ++k) {
-		double m, c[2], ic;
-		peer_shape_mass(&pb.shapes[k], &m, c, &ic);
-		mass += m;
-		cx += m * c[0];
-		cy += m * c[1];
-		inertia += ic + m * (c[0] * c[0] + c[1] * c[1]);
+	double mass, center[2], inertia; // inertia about the centre
+	peer_body_mass(&pb, &mass, center, &inertia);
+	if (pb.has_mass) {
+		if (!pb.has_inertia && mass > 0.0) inertia *= pb.mass / mass;
+		mass = pb.mass;
 	}
+	if (pb.has_inertia) inertia = pb.inertia;
 	b2MassData md;
 	md.mass = (float)mass;
-	md.center.Set((float)(cx / mass), (float)(cy / mass));
-	md.I = (float)inertia; // about the body origin, as SetMassData expects
+	md.center.Set((float)center[0], (float)center[1]);
+	// SetMassData takes the inertia about the body origin
+	md.I = (float)(inertia + mass * (center[0] * center[0] + center[1] * center[1]));
 	body->SetMassData(&md);
 }
 
@@ -163,7 +176,13 @@ static void *make_body(void *ctx, const peer_body *desc, const double offset[2],
 	for (int k = 0; k < pb.shape_count; ++k) {
 		stand_in = add_shape(body, pb.shapes[k], filter_of(w, pb.shapes[k], group)) || stand_in;
 	}
-	if (stand_in && pb.type == PEER_DYNAMIC) set_true_mass(body, pb);
+	if (pb.type == PEER_DYNAMIC && (stand_in || pb.has_mass || pb.has_inertia)) set_mass(body, pb);
+	// Box2D moves the centre's velocity with the centre as fixtures and masses come; the file's
+	// velocity is the centre's (as sinew's restore_velocity keeps it). Not for a body that starts
+	// asleep: setting a velocity would wake it.
+	if (pb.type != PEER_STATIC && body->IsAwake() && !(body->GetLinearVelocity() == bd.linearVelocity)) {
+		body->SetLinearVelocity(bd.linearVelocity);
+	}
 	w.stand_ins = w.stand_ins || stand_in;
 	return body;
 }
@@ -237,15 +256,32 @@ static double energy(b2World &world, b2Vec2 g)
 	return e;
 }
 
-static double largest_separation(const peer_world &pw, double separation)
+// The largest joint separation (m) and limit overshoot (radians) now, kept if larger (NaN wins).
+static void joint_errors(const peer_world &pw, double *separation, double *limit)
 {
 	for (int i = 0; i < pw.joint_count; ++i) {
-		b2Joint *j = (b2Joint *)pw.joints[i].handle;
+		b2RevoluteJoint *j = (b2RevoluteJoint *)pw.joints[i].handle;
 		b2Vec2 d = j->GetAnchorB() - j->GetAnchorA();
 		double e = std::sqrt((double)d.x * d.x + (double)d.y * d.y);
-		if (!(e <= separation)) separation = e;
+		double l = peer_limit_overshoot(pw.joints[i].desc, j->GetJointAngle());
+		if (!(e <= *separation)) *separation = e;
+		if (!(l <= *limit)) *limit = l;
 	}
-	return separation;
+}
+
+static void write_positions(const peer_scene &s, const peer_world &pw)
+{
+	FILE *f = fopen(peer_positions_file, "w");
+	if (f == nullptr) {
+		perror(peer_positions_file);
+		return;
+	}
+	for (int i = 0; i < pw.body_count; ++i) {
+		b2Body *b = (b2Body *)pw.bodies[i];
+		if (b == nullptr || b->GetType() != b2_dynamicBody) continue;
+		peer_write_position(f, &s, i, b->GetPosition().x, b->GetPosition().y, b->GetAngle());
+	}
+	fclose(f);
 }
 
 static double largest_drift(const peer_world &pw, const std::vector<b2Vec2> &start)
@@ -277,7 +313,7 @@ static run_result run_once(const peer_scene &s, int steps, bool *stand_ins)
 
 	int kind = peer_quality_kind(&s);
 	std::vector<b2Vec2> start;
-	double energy_start = 0.0, separation = 0.0;
+	double energy_start = 0.0, separation = 0.0, limit = 0.0;
 	if (kind == 1) {
 		for (int i = 0; i < s.body_count; ++i) start.push_back(((b2Body *)pw.bodies[i])->GetPosition());
 	} else if (kind == 2) {
@@ -300,10 +336,11 @@ static run_result run_once(const peer_scene &s, int steps, bool *stand_ins)
 			script += t1 - t0;
 			timed += t2 - t1;
 		}
-		if (kind == 0) separation = largest_separation(pw, separation);
+		if (kind == 0) joint_errors(pw, &separation, &limit);
 	}
 	run_result r;
 	r.taken = taken;
+	r.limit = limit;
 	r.ms = 1000.0 * timed / (taken - 1);
 	r.script_ms = 1000.0 * script / (taken - 1);
 	if (kind == 0) {
@@ -318,6 +355,7 @@ static run_result run_once(const peer_scene &s, int steps, bool *stand_ins)
 	for (b2Contact *c = world.GetContactList(); c != nullptr; c = c->GetNext()) r.contacts += c->IsTouching() ? 1 : 0;
 	r.bodies = pw.live_bodies;
 	r.joints = pw.joint_count;
+	if (peer_positions_file != nullptr) write_positions(s, pw); // each run: the last one stays
 	*stand_ins = *stand_ins || w.stand_ins;
 	peer_world_free(&pw);
 	return r;
@@ -342,7 +380,7 @@ int main(int argc, char **argv)
 	if (steps < 0) steps = s.steps;
 	std::vector<double> times((size_t)repeat);
 	bool stand_ins = false;
-	run_result r = {0, 0, 0, 0, 0, 0, 0};
+	run_result r = {0, 0, 0, 0, 0, 0, 0, 0};
 	int runs = 0;
 	while (runs < repeat) {
 		r = run_once(s, steps, &stand_ins);
@@ -350,6 +388,12 @@ int main(int argc, char **argv)
 		if (r.taken < steps) break;
 	}
 	std::string notes = stand_ins ? "capsules/rounded boxes built from circles and boxes (contacts count each piece)" : "";
+	if (s.length_units_per_meter != 1.0) {
+		char units[120];
+		snprintf(units, sizeof units, "%slengths converted to metres (length_units_per_meter %g)", notes.empty() ? "" : "; ",
+		         s.length_units_per_meter);
+		notes += units;
+	}
 	if (s.has_springs) {
 		notes += notes.empty() ? "" : "; ";
 		notes += "joint springs as torques before each step (Box2D 2.4 revolute joints have none)";
@@ -361,6 +405,6 @@ int main(int argc, char **argv)
 		notes += stop;
 	}
 	peer_print_result("box2d", &s, r.bodies, r.joints, r.contacts, r.taken, runs, times.data(), r.script_ms, r.quality,
-	                  notes.c_str());
+	                  r.limit, notes.c_str());
 	return 0;
 }

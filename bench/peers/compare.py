@@ -26,12 +26,18 @@ def ms(x):
     return "—" if x is None else ("%.4f" % x if x < 1 else "%.3f" % x if x < 100 else "%.1f" % x)
 
 
-def quality(kind, x):
+def quality(kind, row):
+    x = row["quality"]
     if x is None:
         return "NaN"
     if kind == "energy_change":
         return "%+.2f%%" % (100 * x)
-    return "%.3g" % x
+    text = "%.3g" % x
+    # the worst limit overshoot, where the row has it (sinew bench and the peers, scenes with joints)
+    if kind == "joint_separation" and "limit_overshoot_deg" in row:
+        limit = row["limit_overshoot_deg"]
+        text += " (limit %s)" % ("NaN" if limit is None else "%.3g°" % limit)
+    return text
 
 
 def main():
@@ -60,12 +66,13 @@ def main():
         print("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             s, base["bodies"], steps, *(ms(r[e]["ms_per_step"]) if r[e] else "skipped" for e in ENGINES),
             ratio("box2d"), ratio("chipmunk"), QUALITY[kind],
-            *(quality(kind, r[e]["quality"]) if r[e] else "—" for e in ENGINES)))
+            *(quality(kind, r[e]) if r[e] else "—" for e in ENGINES)))
         for e in ("box2d", "chipmunk"):
             if r[e] and r[e].get("notes"):
                 notes.append("%s, %s: %s" % (s, e, r[e]["notes"]))
     print()
-    print("ms/step: median over the runs of each run's mean over steps 1..N-1. Ratios below 1: sinew is faster.")
+    print("ms/step: median over the runs of each run's mean over steps 1..N-1. Ratios below 1: sinew is faster. "
+          "Joint scenes: the largest separation, and in brackets the worst limit overshoot.")
     for n in notes:
         print("- " + n)
 

@@ -1,13 +1,16 @@
 /* peer_scene.h: the part of the sinew scene format (docs/scene-format.md) that the benchmark
  * scenes use, read with jansson into plain structs, for the peers in bench/peers/ (C and C++).
- * Supported: world gravity/hz/steps/sleep; bodies with type, position, angle, velocities, linear
- * and angular damping, gravity_scale, awake, can_sleep, sleep_threshold (read, not used: see
- * README), layer, mask, group and circle / capsule (center1, center2) / box (half_extents,
- * center, angle, radius) shapes with density, friction, restitution, layer, mask and group;
+ * Supported: world gravity/length_units_per_meter/hz/steps/sleep; bodies with type, position,
+ * angle, velocities, linear and angular damping, gravity_scale, awake, can_sleep, sleep_threshold
+ * (read, not used: see README), mass, inertia, layer, mask, group and circle / capsule (center1,
+ * center2) / box (half_extents, center, angle, radius) / polygon (vertices, no radius) shapes with
+ * density, friction, restitution, layer, mask and group;
  * revolute joints with anchor, reference_angle, limit {lower, upper, frame "local"}, motor {speed,
  * max_torque} and spring {hertz, damping_ratio, target}; templates of such bodies and joints; and
  * the script ops spawn and destroy_group. Anything else the file holds makes the peer refuse the
  * scene (peer_scene_load returns 0 and says what), so a peer never runs a different scene.
+ * A scene in other length units (length_units_per_meter != 1: pixels) is converted to metres as
+ * it loads (peer_scene_to_metres), so the engines only ever see metres, kilograms and seconds.
  * Header-only; every function is static. Also the timing and quality helpers shared by peers;
  * peer_world.h builds and scripts a scene through an engine's callbacks. */
 #ifndef PEER_SCENE_H
@@ -24,7 +27,8 @@
 #define PEER_MAX_FILTER_CLASSES 32
 
 enum { PEER_STATIC = 0, PEER_KINEMATIC = 1, PEER_DYNAMIC = 2 };
-enum { PEER_CIRCLE = 0, PEER_CAPSULE = 1, PEER_BOX = 2 };
+enum { PEER_CIRCLE = 0, PEER_CAPSULE = 1, PEER_BOX = 2, PEER_POLYGON = 3 };
+#define PEER_MAX_POLYGON_VERTICES 8 /* sinew's and Box2D's b2_maxPolygonVertices */
 enum { PEER_OP_SPAWN = 0, PEER_OP_DESTROY_GROUP = 1 };
 
 typedef struct peer_shape {
@@ -33,6 +37,8 @@ typedef struct peer_shape {
 	double c1[2], c2[2];     /* capsule centres (local) */
 	double center[2], angle; /* circle / box (angle radians) */
 	double half[2];          /* box outer half-extents */
+	int vertex_count;        /* polygon: counter-clockwise, convex (sinew checks the file) */
+	double vertices[PEER_MAX_POLYGON_VERTICES][2];
 	double density, friction, restitution;
 	unsigned long layer, mask;
 	unsigned long group; /* 0: none; same non-zero group never collides */
@@ -45,6 +51,8 @@ typedef struct peer_body {
 	double position[2], angle, velocity[2], angular_velocity;
 	double linear_damping, angular_damping, gravity_scale;
 	int awake, can_sleep;
+	int has_mass, has_inertia; /* overrides: a mass alone scales the shapes' inertia with it */
+	double mass, inertia;      /* kg; kg length^2 about the centre of mass (m^2 once converted) */
 	int shape_count;
 	peer_shape *shapes;
 } peer_body;
@@ -82,6 +90,7 @@ typedef struct peer_op {
 typedef struct peer_scene {
 	char name[256];
 	double gravity[2], hz;
+	double length_units_per_meter; /* of the file; everything below is in metres once loaded */
 	int steps, sleep;
 	int body_count, joint_count, template_count, op_count, group_count;
 	peer_body *bodies;
@@ -189,11 +198,29 @@ static inline void peer_filter_collisions(peer_scene *s)
 	}
 }
 
+/* A polygon's vertices. Rounded polygons (a radius) are refused: Box2D 2.4 has none, and no
+ * bench scene needs one. */
+static inline int peer_parse_vertices(const char *file, json_t *sh, const char *where, peer_shape *ps)
+{
+	json_t *vertices = json_object_get(sh, "vertices");
+	size_t n = json_is_array(vertices) ? json_array_size(vertices) : 0;
+	if (n < 3 || n > PEER_MAX_POLYGON_VERTICES) return peer_fail(file, "a polygon needs 3 to 8 vertices", where);
+	if (ps->radius != 0.0) return peer_fail(file, "rounded polygons (radius) are not supported by the peers", where);
+	ps->vertex_count = (int)n;
+	for (size_t i = 0; i < n; ++i) {
+		json_t *v = json_array_get(vertices, i);
+		ps->vertices[i][0] = json_number_value(json_array_get(v, 0));
+		ps->vertices[i][1] = json_number_value(json_array_get(v, 1));
+	}
+	return 1;
+}
+
 static inline int peer_parse_shape(const char *file, json_t *sh, const char *where, unsigned long layer,
                                    unsigned long mask, unsigned long group, peer_scene *s, peer_shape *ps)
 {
 	static const char *const shape_keys[] = {"type", "radius", "center", "center1", "center2", "half_extents", "angle",
-	                                         "density", "friction", "restitution", "layer", "mask", "group", NULL};
+	                                         "vertices", "density", "friction", "restitution", "layer", "mask",
+	                                         "group", NULL};
 	if (!peer_keys_ok(file, sh, shape_keys, where)) return 0;
 	const char *st = json_string_value(json_object_get(sh, "type"));
 	if (st == NULL) return peer_fail(file, "shape without a type", where);
@@ -212,6 +239,9 @@ static inline int peer_parse_shape(const char *file, json_t *sh, const char *whe
 	} else if (strcmp(st, "box") == 0) {
 		ps->type = PEER_BOX;
 		peer_vec(sh, "half_extents", ps->half, 0.5, 0.5);
+	} else if (strcmp(st, "polygon") == 0) {
+		ps->type = PEER_POLYGON;
+		if (!peer_parse_vertices(file, sh, where, ps)) return 0;
 	} else {
 		return peer_fail(file, "unsupported shape type", st);
 	}
@@ -234,8 +264,8 @@ static inline int peer_parse_bodies(const char *file, json_t *array, const char 
 {
 	static const char *const body_keys[] = {"name", "type", "position", "angle", "linear_velocity",
 	                                        "angular_velocity", "linear_damping", "angular_damping",
-	                                        "gravity_scale", "awake", "can_sleep", "sleep_threshold", "layer",
-	                                        "mask", "group", "shapes", NULL};
+	                                        "gravity_scale", "awake", "can_sleep", "sleep_threshold", "mass",
+	                                        "inertia", "layer", "mask", "group", "shapes", NULL};
 	char where[64], shape_where[64];
 	snprintf(where, sizeof where, "%sbodies[]", prefix);
 	snprintf(shape_where, sizeof shape_where, "%sbodies[].shapes[]", prefix);
@@ -266,6 +296,10 @@ static inline int peer_parse_bodies(const char *file, json_t *array, const char 
 		pb->gravity_scale = peer_num(b, "gravity_scale", 1);
 		pb->awake = peer_bool(b, "awake", 1);
 		pb->can_sleep = peer_bool(b, "can_sleep", 1);
+		pb->has_mass = json_object_get(b, "mass") != NULL;
+		pb->has_inertia = json_object_get(b, "inertia") != NULL;
+		pb->mass = peer_num(b, "mass", 0);
+		pb->inertia = peer_num(b, "inertia", 0);
 		unsigned long layer = (unsigned long)peer_num(b, "layer", 1), mask = (unsigned long)peer_num(b, "mask", 1);
 		unsigned long group = (unsigned long)peer_num(b, "group", 0);
 		json_t *shapes = json_object_get(b, "shapes");
@@ -482,10 +516,68 @@ static inline void peer_scene_summarise(peer_scene *s)
 	}
 }
 
+/* Metres from the file's length units. Box2D 2.4's tolerances are metres compiled into the library
+ * (b2_lengthUnitsPerMeter is 1 in Debian's build: b2_linearSlop 0.005 m, b2_maxTranslation 2 m a
+ * step), so a pixel game converts its lengths at the engine's border; the Chipmunk peer gets the
+ * same metres, so its metre settings (collision slop 0.005) hold for every scene. Lengths divide
+ * by length_units_per_meter, masses and angles stay, so a density (kg per square length unit)
+ * multiplies by its square and an inertia or a torque (kg length^2, kg length^2 / s^2) divides by
+ * it. The quality figures then come out in metres, as sinew bench reports them. */
+static inline void peer_scale2(double v[2], double k)
+{
+	v[0] *= k;
+	v[1] *= k;
+}
+
+static inline void peer_bodies_to_metres(peer_body *bodies, int count, double k)
+{
+	for (int i = 0; i < count; ++i) {
+		peer_body *b = &bodies[i];
+		peer_scale2(b->position, k);
+		peer_scale2(b->velocity, k);
+		b->inertia *= k * k;
+		for (int j = 0; j < b->shape_count; ++j) {
+			peer_shape *sh = &b->shapes[j];
+			sh->radius *= k;
+			peer_scale2(sh->c1, k);
+			peer_scale2(sh->c2, k);
+			peer_scale2(sh->center, k);
+			peer_scale2(sh->half, k);
+			for (int v = 0; v < sh->vertex_count; ++v) peer_scale2(sh->vertices[v], k);
+			sh->density /= k * k;
+		}
+	}
+}
+
+static inline void peer_joints_to_metres(peer_joint *joints, int count, double k)
+{
+	for (int i = 0; i < count; ++i) {
+		peer_scale2(joints[i].anchor, k);
+		joints[i].max_torque *= k * k; /* INFINITY stays */
+	}
+}
+
+static inline void peer_scene_to_metres(peer_scene *s)
+{
+	double k = 1.0 / s->length_units_per_meter;
+	if (k == 1.0) return;
+	peer_scale2(s->gravity, k);
+	peer_bodies_to_metres(s->bodies, s->body_count, k);
+	peer_joints_to_metres(s->joints, s->joint_count, k);
+	for (int i = 0; i < s->template_count; ++i) {
+		peer_bodies_to_metres(s->templates[i].bodies, s->templates[i].body_count, k);
+		peer_joints_to_metres(s->templates[i].joints, s->templates[i].joint_count, k);
+	}
+	for (int i = 0; i < s->op_count; ++i) {
+		for (int p = 0; p < 2 * s->ops[i].point_count; ++p) s->ops[i].points[p] *= k;
+	}
+}
+
 static inline int peer_scene_load(const char *file, peer_scene *s)
 {
 	static const char *const top_keys[] = {"sinew_scene", "world", "bodies", "joints", "templates", "script", NULL};
-	static const char *const world_keys[] = {"gravity", "hz", "substeps", "steps", "sleep", NULL};
+	static const char *const world_keys[] = {"gravity", "length_units_per_meter", "hz", "substeps", "steps",
+	                                         "sleep", NULL};
 	memset(s, 0, sizeof *s);
 	json_error_t error;
 	json_t *root = json_load_file(file, 0, &error);
@@ -503,6 +595,8 @@ static inline int peer_scene_load(const char *file, peer_scene *s)
 	if (w == NULL) w = json_object();
 	if (!peer_keys_ok(file, w, world_keys, "world")) return 0;
 	peer_vec(w, "gravity", s->gravity, 0, -10);
+	s->length_units_per_meter = peer_num(w, "length_units_per_meter", 1);
+	if (!(s->length_units_per_meter > 0.0)) return peer_fail(file, "world.length_units_per_meter must be > 0", NULL);
 	s->hz = peer_num(w, "hz", 60);
 	s->steps = (int)peer_num(w, "steps", 600);
 	s->sleep = peer_bool(w, "sleep", 1);
@@ -513,7 +607,31 @@ static inline int peer_scene_load(const char *file, peer_scene *s)
 	}
 	peer_filter_collisions(s);
 	peer_scene_summarise(s);
+	peer_scene_to_metres(s);
 	return 1;
+}
+
+/* A convex polygon's mass, centroid and inertia about the centroid: triangles fanned from the first
+ * vertex (for precision far from the origin), as Box2D's b2PolygonShape::ComputeMass. */
+static inline void peer_polygon_mass(const peer_shape *s, double *mass, double center[2], double *inertia)
+{
+	const double(*v)[2] = s->vertices;
+	double area = 0.0, cx = 0.0, cy = 0.0, second = 0.0;
+	for (int i = 1; i + 1 < s->vertex_count; ++i) {
+		double e1x = v[i][0] - v[0][0], e1y = v[i][1] - v[0][1];
+		double e2x = v[i + 1][0] - v[0][0], e2y = v[i + 1][1] - v[0][1];
+		double d = e1x * e2y - e1y * e2x, triangle = 0.5 * d;
+		area += triangle;
+		cx += triangle * (e1x + e2x) / 3.0;
+		cy += triangle * (e1y + e2y) / 3.0;
+		second += d / 12.0 * (e1x * e1x + e2x * e1x + e2x * e2x + e1y * e1y + e2y * e1y + e2y * e2y);
+	}
+	cx /= area;
+	cy /= area;
+	*mass = s->density * area;
+	center[0] = v[0][0] + cx;
+	center[1] = v[0][1] + cy;
+	*inertia = s->density * second - *mass * (cx * cx + cy * cy); /* moved from the first vertex to the centroid */
 }
 
 /* Mass, centre (local) and inertia about the centre of one shape, as sinew computes it. */
@@ -534,6 +652,8 @@ static inline void peer_shape_mass(const peer_shape *s, double *mass, double cen
 		center[0] = 0.5 * (s->c1[0] + s->c2[0]);
 		center[1] = 0.5 * (s->c1[1] + s->c2[1]);
 		*inertia = circle_mass * (0.5 * r * r + h * h + 2 * h * lc) + box_mass * (4 * r * r + length * length) / 12;
+	} else if (s->type == PEER_POLYGON) {
+		peer_polygon_mass(s, mass, center, inertia);
 	} else {
 		/* A rounded box: the core box swept by the radius (area exact; inertia of the outer box). */
 		double r = s->radius, cx = s->half[0] - r, cy = s->half[1] - r;
@@ -543,6 +663,26 @@ static inline void peer_shape_mass(const peer_shape *s, double *mass, double cen
 		center[1] = s->center[1];
 		*inertia = *mass * (s->half[0] * s->half[0] + s->half[1] * s->half[1]) / 3;
 	}
+}
+
+/* A body's mass, centre (local) and inertia about that centre from its shapes, as sinew computes
+ * them (what a mass override scales; the Box2D peer's stand-ins overlap, and Chipmunk's capsule
+ * moment is a box's). */
+static inline void peer_body_mass(const peer_body *b, double *mass, double center[2], double *inertia)
+{
+	double m = 0.0, cx = 0.0, cy = 0.0, origin = 0.0; /* origin: inertia about the body origin */
+	for (int k = 0; k < b->shape_count; ++k) {
+		double sm, sc[2], si;
+		peer_shape_mass(&b->shapes[k], &sm, sc, &si);
+		m += sm;
+		cx += sm * sc[0];
+		cy += sm * sc[1];
+		origin += si + sm * (sc[0] * sc[0] + sc[1] * sc[1]);
+	}
+	center[0] = m > 0.0 ? cx / m : 0.0;
+	center[1] = m > 0.0 ? cy / m : 0.0;
+	*mass = m;
+	*inertia = origin - m * (center[0] * center[0] + center[1] * center[1]);
 }
 
 /* Stiffness (N m / rad) and damping (N m s / rad) of an angular spring of hertz and damping_ratio
@@ -556,6 +696,20 @@ static inline void peer_spring_coefficients(const peer_joint *j, double inv_a, d
 	double omega = 2.0 * PEER_PI * j->hertz;
 	*stiffness = inertia * omega * omega;
 	*damping = 2.0 * inertia * j->damping_ratio * omega;
+}
+
+/* An angle in [-pi, pi], as sinew measures a joint angle (sinew_joint_get_limit_violation). */
+static inline double peer_wrap_angle(double a)
+{
+	return a - 2.0 * PEER_PI * floor((a + PEER_PI) / (2.0 * PEER_PI));
+}
+
+/* How far the joint angle (radians, not yet wrapped) is outside the joint's limit; 0 without one. */
+static inline double peer_limit_overshoot(const peer_joint *j, double angle)
+{
+	if (!j->has_limit || isnan(angle)) return j->has_limit ? angle : 0.0; /* NaN shows, as in sinew bench */
+	angle = peer_wrap_angle(angle);
+	return fmax(0.0, fmax(j->lower - angle, angle - j->upper));
 }
 
 static inline double peer_now(void)
@@ -581,10 +735,13 @@ static inline int peer_quality_kind(const peer_scene *s)
 
 static const char *const peer_quality_names[] = {"joint_separation", "pyramid_drift", "energy_change"};
 
-/* Command line: SCENE [--steps N] [--repeat R] [--max-seconds S]. A run that has taken more
- * than S seconds of stepping stops there and reports the steps it took (and no more runs are
- * made): a peer that is very slow on a scene still gives a figure in bounded time. */
+/* Command line: SCENE [--steps N] [--repeat R] [--max-seconds S] [--positions FILE]. A run that
+ * has taken more than S seconds of stepping stops there and reports the steps it took (and no more
+ * runs are made): a peer that is very slow on a scene still gives a figure in bounded time. With
+ * --positions, each run writes every live dynamic body's origin and angle to FILE at its end (the
+ * last run's stays; peer_write_position), to check where things came to rest against sinew save. */
 static double peer_max_seconds = 0.0;
+static const char *peer_positions_file = NULL;
 
 static inline int peer_args(int argc, char **argv, const char **file, int *steps, int *repeat)
 {
@@ -598,6 +755,8 @@ static inline int peer_args(int argc, char **argv, const char **file, int *steps
 			*repeat = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--max-seconds") == 0 && i + 1 < argc) {
 			peer_max_seconds = atof(argv[++i]);
+		} else if (strcmp(argv[i], "--positions") == 0 && i + 1 < argc) {
+			peer_positions_file = argv[++i];
 		} else if (argv[i][0] != '-' && *file == NULL) {
 			*file = argv[i];
 		} else {
@@ -606,10 +765,19 @@ static inline int peer_args(int argc, char **argv, const char **file, int *steps
 		}
 	}
 	if (*file == NULL || *repeat < 1 || (*steps >= 0 && *steps < 2)) {
-		fprintf(stderr, "usage: %s SCENE.json [--steps N >= 2] [--repeat R] [--max-seconds S]\n", argv[0]);
+		fprintf(stderr, "usage: %s SCENE.json [--steps N >= 2] [--repeat R] [--max-seconds S] [--positions FILE]\n",
+		        argv[0]);
 		return 0;
 	}
 	return 1;
+}
+
+/* One line of --positions: body index (creation order), x, y in the file's length units, angle in
+ * degrees (the engine's, in metres, turned back). */
+static inline void peer_write_position(FILE *f, const peer_scene *s, int index, double x, double y, double angle)
+{
+	double k = s->length_units_per_meter;
+	fprintf(f, "%d %.6g %.6g %.6g\n", index, k * x, k * y, angle * 180.0 / PEER_PI);
 }
 
 static inline void peer_json_number(double x)
@@ -622,10 +790,11 @@ static inline void peer_json_number(double x)
 }
 
 /* One line of JSON: the peer's result for one scene. script_ms: the script ops' time per step
- * (spawn, destroy_group), which is not in ms_per_step. */
+ * (spawn, destroy_group), which is not in ms_per_step; limit: the worst limit overshoot (radians),
+ * printed in degrees for scenes with joints as sinew bench's limit_overshoot_deg. */
 static inline void peer_print_result(const char *engine, const peer_scene *s, int bodies, int joints, int contacts,
                                      int steps, int repeat, double *times, double script_ms, double quality,
-                                     const char *notes)
+                                     double limit, const char *notes)
 {
 	qsort(times, (size_t)repeat, sizeof *times, peer_cmp_double);
 	double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
@@ -641,6 +810,10 @@ static inline void peer_print_result(const char *engine, const peer_scene *s, in
 	}
 	printf(", \"quality_kind\": \"%s\", \"quality\": ", peer_quality_names[peer_quality_kind(s)]);
 	peer_json_number(quality);
+	if (peer_quality_kind(s) == 0) {
+		printf(", \"limit_overshoot_deg\": ");
+		peer_json_number(limit * 180.0 / PEER_PI);
+	}
 	printf(", \"notes\": \"%s\"}\n", notes);
 }
 
