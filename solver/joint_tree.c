@@ -27,12 +27,21 @@ typedef struct sinew_tree_node {
 	int32_t parent;
 	int32_t ref;     /* body node: solver slot; joint node: joint index */
 	int32_t rows[3]; /* joint node: its rigid rows in world->joint_rows, then an active limit */
+	int32_t first_row; /* joint node: all its joint's rows, [first_row, first_row + row_count), kept */
+	int8_t row_count;  /* here so the solve need not reach into the joint */
 	int8_t dim;
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
 	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
 	bool loaded;     /* y holds the current solve's right-hand side (between its up and down pass) */
 } sinew_tree_node;
+
+/* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
+ * after the trees are built, and used by every pass. */
+typedef struct sinew_tree_range {
+	int32_t begin, end;
+	bool has_limits;
+} sinew_tree_range;
 
 static int32_t add_node(sinew_world *w, int32_t parent, int32_t ref, bool is_body)
 {
@@ -74,6 +83,8 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
 		node->rows[r] = rows[r];
 		w->joint_rows[rows[r]].in_tree = true;
 	}
+	node->first_row = j->row_start;
+	node->row_count = (int8_t)j->row_count;
 	j->tree_node = jn;
 	/* its limits belong to the exact solve: solved one by one beside it, a limit would be undone by
 	 * every tree pass and wind its impulse up */
@@ -150,6 +161,19 @@ void sinew_joint_tree_build(sinew_world *w)
 			w->tree_body_node[s] = -1;
 		}
 	}
+	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
+	stbds_arrsetlen(w->tree_ranges, 0);
+	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	for (int32_t begin = 0, end; begin < count; begin = end) {
+		sinew_tree_range r = {begin, begin, false};
+		end = begin;
+		do {
+			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
+			++end;
+		} while (end < count && w->tree_nodes[end].parent >= 0);
+		r.end = end;
+		stbds_arrput(w->tree_ranges, r);
+	}
 }
 
 /* In-place inverse of a symmetric block of size 1..3. */
@@ -224,19 +248,6 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 	}
 }
 
-/* Each tree is a run of nodes: its root (no parent), then everything up to the next root. Solving
- * tree by tree lets a tree whose set of active limits changed be factored again alone. */
-static int32_t tree_end(const sinew_world *w, int32_t begin, int32_t count, bool *has_limits)
-{
-	int32_t end = begin;
-	*has_limits = false;
-	do {
-		*has_limits = *has_limits || w->tree_nodes[end].has_limits;
-		++end;
-	} while (end < count && w->tree_nodes[end].parent >= 0);
-	return end;
-}
-
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
 	for (int32_t i = begin; i < end; ++i) fill_blocks(w, &w->tree_nodes[i]);
@@ -270,13 +281,12 @@ void sinew_joint_tree_factor(sinew_world *w)
 	for (int i = 0; i < count; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body || !n->has_limits) continue;
-		const sinew_joint *j = &w->joints[n->ref];
 		int32_t kept = n->dim > n->rigid && w->joint_rows[n->rows[n->dim - 1]].impulse > 0.0f ? n->rows[n->dim - 1] : -1;
 		n->dim = n->rigid;
-		for (int r = 0; r < j->row_count; ++r) {
-			sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
+		for (int r = 0; r < n->row_count; ++r) {
+			sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
 			if (!rc->tree_owned) continue;
-			rc->in_tree = j->row_start + r == kept;
+			rc->in_tree = n->first_row + r == kept;
 			if (!rc->in_tree) rc->impulse = 0.0f;
 		}
 		if (kept >= 0) n->rows[n->dim++] = kept;
@@ -311,10 +321,9 @@ typedef bool (*crossing_fn)(const sinew_world *w, const sinew_row_constraint *rc
 static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, crossing_fn will_cross, float h, bool use_bias)
 {
 	if (n->dim >= 3 || !n->has_limits) return -1;
-	const sinew_joint *j = &w->joints[n->ref];
-	for (int r = 0; r < j->row_count; ++r) {
-		const sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
-		if (rc->tree_owned && rc->eff_mass != 0.0f && will_cross(w, rc, h, use_bias)) return j->row_start + r;
+	for (int r = 0; r < n->row_count; ++r) {
+		const sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
+		if (rc->tree_owned && rc->eff_mass != 0.0f && will_cross(w, rc, h, use_bias)) return n->first_row + r;
 	}
 	return -1;
 }
@@ -441,11 +450,11 @@ static void solve_range(sinew_world *w, int32_t begin, int32_t end, const tree_p
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 {
-	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	tree_pass pass = {h, use_bias, false};
-	for (int32_t begin = 0, end; begin < count; begin = end) {
-		bool has_limits;
-		end = tree_end(w, begin, count, &has_limits);
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
+		bool has_limits = w->tree_ranges[t].has_limits;
 		solve_range(w, begin, end, &pass);
 		for (int round = 0; has_limits && round < SINEW_TREE_MAX_ROUNDS && flip_velocity_limit(w, begin, end, h, use_bias); ++round) {
 			factor_range(w, begin, end);
@@ -524,12 +533,12 @@ static bool flip_position_limit(sinew_world *w, int32_t begin, int32_t end)
  * limit that a hard impact drove past its bound within the last substep. */
 void sinew_joint_tree_project(sinew_world *w)
 {
-	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound */
 	tree_pass pass = {0.0f, false, true};
-	for (int32_t begin = 0, end; begin < count; begin = end) {
-		bool has_limits;
-		end = tree_end(w, begin, count, &has_limits);
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
+		bool has_limits = w->tree_ranges[t].has_limits;
 		if (has_limits) start_position_limits(w, begin, end);
 		factor_range(w, begin, end);
 		solve_range(w, begin, end, &pass);

@@ -173,6 +173,7 @@ typedef struct sinew_world {
 	int32_t *active_joints;
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
+	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
 	float joint_bias_rate;                   /* position correction of rigid joint rows, 1/s, this step */
 	struct { float bias_rate, mass_scale, impulse_scale; } joint_soft; /* loop-closing rows, this step */
