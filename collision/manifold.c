@@ -216,6 +216,33 @@ static bool capsule_side_contact(sinew_manifold *m, const sinew_vec2 a[2], const
 	return true;
 }
 
+/* Cores that cross (segments intersecting, an X): the closest points coincide and say nothing about
+ * how to part them. Their Minkowski difference is a parallelogram with edge normals +-A's and +-B's
+ * perpendicular that holds the origin; the shortest way out crosses its nearest edge. Along A's
+ * perpendicular, B must move past its endpoint on the far side of A's line; along B's, past A's
+ * endpoint on the far side of B's line. The deepest endpoint is the contact; the separation is the
+ * whole depth, so the solver pushes them apart instead of holding them crossed. */
+static void crossing_contact(sinew_manifold *m, const sinew_vec2 a[2], const sinew_vec2 b[2], float ra, float rb,
+                             float speculative)
+{
+	sinew_vec2 na = sinew_normalize(sinew_left_perp(sinew_sub(a[1], a[0])));
+	sinew_vec2 nb = sinew_normalize(sinew_left_perp(sinew_sub(b[1], b[0])));
+	float h0 = sinew_dot(sinew_sub(b[0], a[0]), na), h1 = sinew_dot(sinew_sub(b[1], a[0]), na);
+	float g0 = sinew_dot(sinew_sub(a[0], b[0]), nb), g1 = sinew_dot(sinew_sub(a[1], b[0]), nb);
+	/* candidate k: (shift, normal from A to B, A-core point, core distance along the normal) */
+	float hmin = sinew_minf(h0, h1), hmax = sinew_maxf(h0, h1), gmin = sinew_minf(g0, g1), gmax = sinew_maxf(g0, g1);
+	sinew_vec2 qmin = h0 <= h1 ? b[0] : b[1], qmax = h0 <= h1 ? b[1] : b[0];
+	sinew_vec2 pmin = g0 <= g1 ? a[0] : a[1], pmax = g0 <= g1 ? a[1] : a[0];
+	const float shift[4] = {-hmin, hmax, gmax, -gmin};
+	const sinew_vec2 normal[4] = {na, sinew_neg(na), nb, sinew_neg(nb)};
+	const sinew_vec2 point[4] = {sinew_mul_sub(qmin, hmin, na), sinew_mul_sub(qmax, hmax, na), pmax, pmin};
+	int best = 0;
+	for (int k = 1; k < 4; ++k)
+		if (shift[k] < shift[best]) best = k;
+	m->normal = normal[best];
+	add_core_contact(m, point[best], normal[best], -shift[best], ra, rb, SINEW_MAKE_FEATURE_ID(2, best), speculative);
+}
+
 sinew_manifold sinew_collide_capsules(const sinew_capsule *a, sinew_transform xfa, const sinew_capsule *b,
                                       sinew_transform xfb, float speculative_distance)
 {
@@ -229,7 +256,13 @@ sinew_manifold sinew_collide_capsules(const sinew_capsule *a, sinew_transform xf
 	sinew_manifold m = empty_manifold();
 	if (capsule_side_contact(&m, sa, sb, a->radius, b->radius, speculative_distance)) return to_world(m, xfa, xfb);
 
-	/* crossing segments: push apart across A (or B), away from A's middle */
+	/* cores that cross: the shortest way apart (needs both to be segments, not points) */
+	float scale = sinew_distance(sa[0], sa[1]) + sinew_distance(sb[0], sb[1]);
+	if (dist <= 1.0e-6f * scale && sinew_distance(sa[0], sa[1]) > 0.0f && sinew_distance(sb[0], sb[1]) > 0.0f) {
+		crossing_contact(&m, sa, sb, a->radius, b->radius, speculative_distance);
+		return to_world(m, xfa, xfb);
+	}
+	/* a point core, or cores that meet end to end: push apart across A (or B), away from A's middle */
 	sinew_vec2 fallback = capsule_perp(sa[0], sa[1], capsule_perp(sb[0], sb[1], world_up_in(xfa)));
 	sinew_vec2 mid_a = sinew_lerp(sa[0], sa[1], 0.5f), mid_b = sinew_lerp(sb[0], sb[1], 0.5f);
 	if (sinew_dot(sinew_sub(mid_b, mid_a), fallback) < 0.0f) fallback = sinew_neg(fallback);

@@ -316,6 +316,32 @@ static void test_capsules_crossed(void **state)
 	CHECK_POINT(m.points[0], 0, 0.25, 0);
 }
 
+/* Cores that cross (an X): the manifold gives the shortest way apart and the whole depth, not the
+ * coinciding closest points' zero depth, so two limbs driven through each other are pushed out. */
+static void test_capsules_cores_crossing(void **state)
+{
+	(void)state;
+	/* B upright from (0,-0.2) to (0,1.8) through A: out upwards by 0.2 + both radii */
+	sinew_capsule a = capsule_of(-1, 0, 1, 0, 0.25f), b = capsule_of(0, -1.0f, 0, 1.0f, 0.25f);
+	sinew_transform xfa = make_xf(0, 0, 0), xfb = make_xf(0, 0.8f, 0);
+	sinew_manifold m = sinew_collide_capsules(&a, xfa, &b, xfb, SPEC);
+	assert_int_equal(m.point_count, 1);
+	CHECK_MANIFOLD(m, xfa, xfb);
+	CHECK_NORMAL(m, 0, 1);
+	CHECK_POINT(m.points[0], 0, 0.5 * (-0.2 + 0.25 - 0.25), -0.2 - 0.5);
+	/* B short and deep on the far side: out downwards; turned: the same by symmetry */
+	xfb = make_xf(0, -0.7f, 0);
+	m = sinew_collide_capsules(&a, xfa, &b, xfb, SPEC);
+	CHECK_NORMAL(m, 0, -1);
+	assert_float_equal(m.points[0].separation, -(0.3f + 0.5f), 1e-5f);
+	/* A short across a long B: A's far end decides (the shortest way is along B's perpendicular) */
+	sinew_capsule shortc = capsule_of(-0.1f, 0, 0.3f, 0, 0.1f), longc = capsule_of(0, -3.0f, 0, 3.0f, 0.1f);
+	m = sinew_collide_capsules(&shortc, make_xf(0, 0, 0), &longc, make_xf(0, 0, 0), SPEC);
+	assert_int_equal(m.point_count, 1);
+	CHECK_NORMAL(m, -1, 0); /* B moves -x, past A's end at x = -0.1 (0.1 away; +x would be 0.3) */
+	assert_float_equal(m.points[0].separation, -(0.1f + 0.2f), 1e-5f);
+}
+
 static void test_capsules_end_to_end(void **state)
 {
 	(void)state;
@@ -1241,6 +1267,7 @@ int main(void)
 		cmocka_unit_test(test_capsules_parallel_two_points),
 		cmocka_unit_test(test_capsules_nearly_parallel),
 		cmocka_unit_test(test_capsules_crossed),
+		cmocka_unit_test(test_capsules_cores_crossing),
 		cmocka_unit_test(test_capsules_end_to_end),
 		cmocka_unit_test(test_capsules_zero_length),
 		cmocka_unit_test(test_capsules_rotated_pair),
