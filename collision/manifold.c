@@ -12,6 +12,8 @@
  * - Capsule-capsule: closest points of the two segments. When the segments are nearly parallel
  *   and overlap along A's axis, B's segment is clipped to A's extent and both clipped ends become
  *   points with A's perpendicular as normal, so a capsule lying on a capsule rests on two points.
+ *   When the segments cross (an X), the shortest way out of their Minkowski parallelogram gives
+ *   the normal and the whole depth.
  * - Polygon-polygon and polygon-capsule (the capsule as a two-vertex rounded polygon): the
  *   separating axis test finds, for each polygon, the face whose separation from the other core is
  *   largest. The better face becomes the reference; B's face is preferred only when it is better
