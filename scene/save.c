@@ -1,6 +1,6 @@
 /* Saving: the scene's world as it is now, written back as a scene file that loads into the same
  * world. Everything is read through the public API (the scene's description only supplies names,
- * hz, substeps, sleep and which masses were overridden). The file's live bodies come first, in
+ * hz, substeps and sleep). The file's live bodies come first, in
  * file order, then every other live body of the world (made by spawn ops) in slot order; joints
  * likewise. So the saved world is created in the order the saver walked the live one, and a body
  * or joint the file did not list is written as a plain one: unnamed, unless a saved joint needs
@@ -16,8 +16,8 @@
  * written as boxes when the loader rebuilds the very same polygon, else as a "polygon" with its
  * normals and centroid. Joints carry their authored local frames (local_anchor_a/b, local_axis_a,
  * reference_angle, swing_reference), so they come back as authored whatever the bodies did since.
- * A spawned body's template may have overridden its mass, which the saver cannot see: its mass
- * and inertia are written whenever they differ from what its shapes give.
+ * Mass and inertia are written when the engine says they are an override (the file's or a
+ * template's), never when the shapes give them.
  *
  * Not saved: script ops and templates (a saved file has neither), contact and joint warm starts,
  * sleep timers and the half-substep velocity lag, so a world saved after stepping continues close
@@ -287,40 +287,13 @@ static const char *shape_name(const saver *s, const scene_body_desc *bd, sinew_s
 
 /* ---------------------------------------------------------------- bodies */
 
-/* The mass data a dynamic body gets from its shapes alone, computed as sinew_body_update_mass
- * (solver/body.c) does, so that it matches bit for bit: the shapes with density, newest first
- * (shapes are in creation order), each folded into the running total; no mass at all weighs 1
- * with no inertia. */
-static sinew_mass_data mass_of_shapes(const sinew_shape_id *shapes, int count)
+/* Mass and inertia are written when they are an override (the file's, or a template's, which a
+ * spawned body carries as the engine's override flag), never when the shapes give them. */
+static void save_mass(saver *s, json_t *o, sinew_body_id id)
 {
-	sinew_mass_data total = {0.0f, {0.0f, 0.0f}, 0.0f};
-	for (int i = count - 1; i >= 0; --i) {
-		if (sinew_shape_get_density(shapes[i]) == 0.0f) continue;
-		sinew_mass_data pair[2] = {total, sinew_shape_get_mass_data(shapes[i])};
-		total = sinew_combine_mass(pair, 2);
-	}
-	if (total.mass <= 0.0f) {
-		total.mass = 1.0f;
-		total.rotational_inertia = 0.0f;
-	}
-	return total;
-}
-
-/* Mass and inertia are written when the file overrode them, or when they are not what the shapes
- * give (a template's override, which a spawned body does not remember). */
-static void save_mass(saver *s, json_t *o, sinew_body_id id, const scene_body_desc *bd, const sinew_shape_id *shapes,
-                      int count)
-{
-	if (sinew_body_get_type(id) != SINEW_DYNAMIC_BODY) return;
-	float mass = sinew_body_get_mass(id), inertia = sinew_body_get_rotational_inertia(id);
-	bool write = bd != NULL && (bd->has_mass || bd->has_inertia);
-	if (!write) {
-		sinew_mass_data m = mass_of_shapes(shapes, count);
-		write = !same(m.mass, mass) || !same(m.rotational_inertia, inertia);
-	}
-	if (!write) return;
-	set(s, o, "mass", real(mass));
-	set(s, o, "inertia", real(inertia));
+	if (sinew_body_get_type(id) != SINEW_DYNAMIC_BODY || !sinew_body_is_mass_overridden(id)) return;
+	set(s, o, "mass", real(sinew_body_get_mass(id)));
+	set(s, o, "inertia", real(sinew_body_get_rotational_inertia(id)));
 }
 
 static void save_shapes(saver *s, json_t *o, sinew_body_id id, const scene_body_desc *bd)
@@ -335,7 +308,7 @@ static void save_shapes(saver *s, json_t *o, sinew_body_id id, const scene_body_
 		return;
 	}
 	count = sinew_body_get_shapes(id, ids, count);
-	save_mass(s, o, id, bd, ids, count);
+	save_mass(s, o, id);
 	for (int i = 0; i < count; ++i) {
 		json_t *shape = save_shape(s, ids[i], shape_name(s, bd, ids[i]));
 		if (shape == NULL || json_array_append_new(shapes, shape) != 0) fail(s, "out of memory");

@@ -598,6 +598,12 @@ bool sinew_body_set_mass_data(sinew_body_id body_id, sinew_mass_data m)
 	return true;
 }
 
+bool sinew_body_is_mass_overridden(sinew_body_id body_id)
+{
+	BODY_OR(false, "sinew_body_is_mass_overridden");
+	return b->mass_overridden;
+}
+
 bool sinew_body_apply_mass_from_shapes(sinew_body_id body_id)
 {
 	BODY_MUT_OR(false, "sinew_body_apply_mass_from_shapes");

@@ -167,6 +167,32 @@ static void bad_defs_and_steps(void **state)
 	assert_unchanged(f);
 }
 
+/* A mass override lasts until the shapes decide again, and the body says which it has. */
+static void mass_override_lifecycle(void **state)
+{
+	(void)state;
+	sinew_world_id w = make_world(NULL);
+	sinew_body_id box = make_box(w, 0.0f, 5.0f, 0.5f, 0.5f, 2.0f, 0.6f); /* 1 x 1 at density 2: 2 kg */
+	assert_false(sinew_body_is_mass_overridden(box));
+	assert_float_equal(sinew_body_get_mass(box), 2.0f, 1e-6f);
+	sinew_mass_data m = {5.0f, {0.0f, 0.0f}, 1.0f};
+	assert_true(sinew_body_set_mass_data(box, m));
+	assert_true(sinew_body_is_mass_overridden(box));
+	assert_float_equal(sinew_body_get_mass(box), 5.0f, 0.0f);
+	assert_true(sinew_body_apply_mass_from_shapes(box));
+	assert_false(sinew_body_is_mass_overridden(box));
+	assert_float_equal(sinew_body_get_mass(box), 2.0f, 1e-6f);
+	assert_true(sinew_body_set_mass_data(box, m));
+	sinew_shape_def sd = sinew_default_shape_def(); /* update_body_mass: the shapes decide again */
+	sinew_circle c = {{0.0f, 1.0f}, 0.1f};
+	sinew_create_circle_shape(box, &sd, &c);
+	assert_false(sinew_body_is_mass_overridden(box));
+	assert_true(sinew_body_get_mass(box) > 2.0f && sinew_body_get_mass(box) < 2.1f);
+	sinew_destroy_body(box);
+	assert_false(sinew_body_is_mass_overridden(box)); /* stale: false, with a report */
+	sinew_destroy_world(w);
+}
+
 static void stale_world(void **state)
 {
 	fixture *f = *state;
@@ -200,6 +226,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_geometry, setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_defs_and_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_world, setup, teardown),
+		cmocka_unit_test(mass_override_lifecycle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,6 +142,8 @@ SINEW_API sinew_mass_data sinew_body_get_mass_data(sinew_body_id body);
 SINEW_API bool sinew_body_set_mass_data(sinew_body_id body, sinew_mass_data mass_data);
 /** Recompute mass from the shapes. */
 SINEW_API bool sinew_body_apply_mass_from_shapes(sinew_body_id body);
+/** Whether the body's mass comes from sinew_body_set_mass_data rather than from its shapes. */
+SINEW_API bool sinew_body_is_mass_overridden(sinew_body_id body);
 
 SINEW_API bool sinew_body_set_linear_damping(sinew_body_id body, float damping);
 SINEW_API float sinew_body_get_linear_damping(sinew_body_id body);
