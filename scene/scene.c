@@ -79,21 +79,18 @@ static void on_engine_error(sinew_error code, const char *message, void *context
 	              sinew_error_name(code));
 }
 
-/* When the engine refuses part of an instance: the key path of that part and the message. */
-static bool refused(sinew_scene *s, char *path, const char *at, size_t index, const char *sub, size_t sub_index,
-                    const char *what, const scene_desc *d, char *message)
+/* A refusal's message: "the engine refused this <what>: <the engine's message>". */
+#define SCENE_MESSAGE_SIZE 600
+
+/* When the engine refuses part of an instance of d: the part's key path (array[index] and a
+ * suffix such as ".shapes[1]") and the message. */
+static bool refused(const sinew_scene *s, const scene_desc *d, const char *array, int index, const char *suffix,
+                    const char *what, char *path, char *message)
 {
 	char base[SCENE_PATH_SIZE];
-	scene_path_in(base, d, at, index);
-	if (sub != NULL) {
-		char key[SCENE_PATH_SIZE];
-		scene_path_key(key, base, sub);
-		if (sub_index != (size_t)-1) scene_path_index(path, key, sub_index);
-		else snprintf(path, SCENE_PATH_SIZE, "%s", key);
-	} else {
-		snprintf(path, SCENE_PATH_SIZE, "%s", base);
-	}
-	snprintf(message, 600, "the engine refused this %s: %s", what, s->last_error);
+	scene_path_in(base, d, array, (size_t)index);
+	snprintf(path, SCENE_PATH_SIZE, "%.200s%s", base, suffix);
+	snprintf(message, SCENE_MESSAGE_SIZE, "the engine refused this %s: %s", what, s->last_error);
 	return false;
 }
 
@@ -141,24 +138,25 @@ static bool build_instance(sinew_scene *s, const scene_desc *d, const instance *
 		sinew_body_def def = bd->def;
 		def.position = sinew_add(def.position, in->offset);
 		in->bodies[i] = sinew_create_body(s->world, &def);
-		if (SINEW_IS_NULL(in->bodies[i])) return refused(s, path, "bodies", (size_t)i, NULL, 0, "body", d, message);
+		if (SINEW_IS_NULL(in->bodies[i])) return refused(s, d, "bodies", i, "", "body", path, message);
 		if (bd->has_rotation && !sinew_body_set_rotation(in->bodies[i], bd->rotation)) {
-			return refused(s, path, "bodies", (size_t)i, NULL, 0, "rotation", d, message);
+			return refused(s, d, "bodies", i, "", "rotation", path, message);
 		}
 		for (int j = 0; j < bd->shape_count; ++j) {
 			if (!build_shape(&d->shapes[bd->first_shape + j], in->bodies[i], in->group, &in->shapes[bd->first_shape + j])) {
-				return refused(s, path, "bodies", (size_t)i, "shapes", (size_t)j, "shape", d, message);
+				char shape[32];
+				snprintf(shape, sizeof shape, ".shapes[%d]", j);
+				return refused(s, d, "bodies", i, shape, "shape", path, message);
 			}
 		}
 		if (!override_mass(bd, in->bodies[i])) {
-			return refused(s, path, "bodies", (size_t)i, bd->has_mass ? "mass" : "inertia", (size_t)-1, "mass", d,
-			               message);
+			return refused(s, d, "bodies", i, bd->has_mass ? ".mass" : ".inertia", "mass", path, message);
 		}
 		restore_velocity(in->bodies[i], &bd->def);
 	}
 	for (int i = 0; i < d->joint_count; ++i) {
 		in->joints[i] = scene_build_joint(s->world, d, i, in->bodies, in->offset);
-		if (SINEW_IS_NULL(in->joints[i])) return refused(s, path, "joints", (size_t)i, NULL, 0, "joint", d, message);
+		if (SINEW_IS_NULL(in->joints[i])) return refused(s, d, "joints", i, "", "joint", path, message);
 	}
 	/* Joints wake their bodies when they are made: bodies the file says are asleep go back to sleep. */
 	for (int i = 0; i < d->body_count; ++i) {
@@ -212,6 +210,7 @@ static bool prepare_spawning(sinew_scene *s, scene_parser *p)
 {
 	const scene_desc *d = &s->desc;
 	s->next_collision_group = d->max_collision_group + 1;
+	s->group_count = d->group_count; /* ops name groups only when there are templates to spawn */
 	if (d->template_count == 0) return true;
 	int bodies = 1, shapes = 1, joints = 1;
 	for (int i = 0; i < d->template_count; ++i) {
@@ -220,7 +219,6 @@ static bool prepare_spawning(sinew_scene *s, scene_parser *p)
 		shapes = t->shape_count > shapes ? t->shape_count : shapes;
 		joints = t->joint_count > joints ? t->joint_count : joints;
 	}
-	s->group_count = d->group_count;
 	s->groups = calloc((size_t)(d->group_count > 0 ? d->group_count : 1), sizeof *s->groups);
 	s->scratch.bodies = malloc((size_t)bodies * sizeof *s->scratch.bodies);
 	s->scratch.shapes = malloc((size_t)shapes * sizeof *s->scratch.shapes);
@@ -266,7 +264,7 @@ static bool build(sinew_scene *s, scene_parser *p)
 		if (d->joints[i].name != NULL) s->named_joints[named++] = i;
 	}
 	instance in = {sinew_v2(0.0f, 0.0f), 0, s->bodies, s->shapes, s->joints};
-	char path[SCENE_PATH_SIZE], message[600];
+	char path[SCENE_PATH_SIZE], message[SCENE_MESSAGE_SIZE];
 	if (!build_instance(s, d, &in, path, message)) return scene_fail(p, path, "%s", message);
 	if (!index_shapes(s, p) || !index_joints(s, p) || !prepare_spawning(s, p)) return false;
 	s->building = false;
@@ -444,7 +442,7 @@ static bool spawn(sinew_scene *s, int template_index, const sinew_vec2 *points, 
 		in.offset = points[k];
 		in.group = t->self_collide ? 0u : s->next_collision_group++;
 		for (int i = 0; i < d->body_count; ++i) in.bodies[i] = sinew_null_body_id;
-		char path[SCENE_PATH_SIZE], message[600];
+		char path[SCENE_PATH_SIZE], message[SCENE_MESSAGE_SIZE];
 		if (!list_reserve(&s->made, d->body_count)) {
 			on_engine_error(SINEW_ERROR_INVALID_ARGUMENT, "out of memory", s);
 			ok = false;
