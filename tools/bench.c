@@ -64,19 +64,21 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The world's live ids, in a buffer that grows as the world does (outside the timed steps). */
+/* The world's live ids (body or joint ids, in turn), in a buffer that grows as the world does
+ * (outside the timed steps). */
 typedef struct id_buffer {
 	void *ids;
-	int capacity;
+	size_t bytes;
 } id_buffer;
 
 static bool fit(id_buffer *b, int count, size_t size)
 {
-	if (count <= b->capacity) return true;
-	void *grown = realloc(b->ids, (size_t)count * size);
+	size_t bytes = (size_t)(count > 0 ? count : 1) * size;
+	if (bytes <= b->bytes) return true;
+	void *grown = realloc(b->ids, bytes);
 	if (grown == NULL) return false;
 	b->ids = grown;
-	b->capacity = count;
+	b->bytes = bytes;
 	return true;
 }
 
