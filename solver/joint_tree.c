@@ -303,6 +303,13 @@ void sinew_joint_tree_factor(sinew_world *w)
  * bound below is a guard against rounding, not a budget: the ragdoll tests never reach it. */
 #define SINEW_TREE_MAX_ROUNDS 32
 
+/* What one pass up and down a tree solves. */
+typedef struct tree_pass {
+	float h;
+	bool use_bias;
+	bool position; /* J dx = -C, the answer left in y; else a velocity solve, applied as it is found */
+} tree_pass;
+
 static void add_limit(sinew_world *w, sinew_tree_node *n, int32_t ri)
 {
 	n->rows[n->dim++] = ri;
@@ -316,14 +323,14 @@ static void drop_limit(sinew_world *w, sinew_tree_node *n)
 }
 
 /* The first of the joint's limits that `will_cross` says is crossed, or -1. */
-typedef bool (*crossing_fn)(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias);
+typedef bool (*crossing_fn)(const sinew_world *w, const sinew_row_constraint *rc, const tree_pass *pass);
 
-static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, crossing_fn will_cross, float h, bool use_bias)
+static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, crossing_fn will_cross, const tree_pass *pass)
 {
 	if (n->dim >= 3 || !n->has_limits) return -1;
 	for (int r = 0; r < n->row_count; ++r) {
 		const sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
-		if (rc->tree_owned && rc->eff_mass != 0.0f && will_cross(w, rc, h, use_bias)) return n->first_row + r;
+		if (rc->tree_owned && rc->eff_mass != 0.0f && will_cross(w, rc, pass)) return n->first_row + r;
 	}
 	return -1;
 }
@@ -341,42 +348,12 @@ static double limit_target_speed(const sinew_world *w, const sinew_row_constrain
  * agree with the target: a limit added for moving slower than its target must be pushed by the solve
  * (a positive impulse), or it is dropped at once and added again. An open gap may still be closed
  * within the substep. */
-static bool crosses_in_substep(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+static bool crosses_in_substep(const sinew_world *w, const sinew_row_constraint *rc, const tree_pass *pass)
 {
 	float c = rc->row.c;
-	double allowed = c > 0.0f ? -(double)c / (double)h : limit_target_speed(w, rc, h, use_bias);
+	double allowed = c > 0.0f ? -(double)c / (double)pass->h : limit_target_speed(w, rc, pass->h, pass->use_bias);
 	return (double)sinew_row_speed(w->solver_bodies, rc) < allowed;
 }
-
-/* Velocities: a limit in the block whose impulse turned into a pull lets go (and its push is taken
- * back); a limit outside it that the velocities carry past its bound joins. */
-static bool flip_velocity_limit(sinew_world *w, int32_t begin, int32_t end, float h, bool use_bias)
-{
-	for (int32_t i = begin; i < end; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
-		if (n->dim > n->rigid) {
-			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
-			if (rc->impulse >= 0.0f) continue;
-			sinew_row_apply(w->solver_bodies, rc, -rc->impulse);
-			rc->impulse = 0.0f;
-			drop_limit(w, n);
-			return true;
-		}
-		int32_t ri = crossed_limit(w, n, crosses_in_substep, h, use_bias);
-		if (ri < 0) continue;
-		add_limit(w, n, ri);
-		return true;
-	}
-	return false;
-}
-
-/* What one pass up and down a tree solves. */
-typedef struct tree_pass {
-	float h;
-	bool use_bias;
-	bool position; /* J dx = -C, the answer left in y; else a velocity solve, applied as it is found */
-} tree_pass;
 
 static double row_rhs(const sinew_world *w, const sinew_row_constraint *rc, bool is_limit, const tree_pass *pass)
 {
@@ -448,21 +425,6 @@ static void solve_range(sinew_world *w, int32_t begin, int32_t end, const tree_p
 	}
 }
 
-void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
-{
-	tree_pass pass = {h, use_bias, false};
-	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) {
-		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
-		bool has_limits = w->tree_ranges[t].has_limits;
-		solve_range(w, begin, end, &pass);
-		for (int round = 0; has_limits && round < SINEW_TREE_MAX_ROUNDS && flip_velocity_limit(w, begin, end, h, use_bias); ++round) {
-			factor_range(w, begin, end);
-			solve_range(w, begin, end, &pass);
-		}
-	}
-}
-
 /* Position: the correction found so far (in the body nodes' y) carries the joint past its bound. */
 static double correction_along(const sinew_world *w, const sinew_row_constraint *rc)
 {
@@ -478,51 +440,79 @@ static double correction_along(const sinew_world *w, const sinew_row_constraint 
 	return s;
 }
 
-static bool crossed_now(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+static bool crossed_now(const sinew_world *w, const sinew_row_constraint *rc, const tree_pass *pass)
 {
 	SINEW_UNUSED(w);
-	SINEW_UNUSED(h);
-	SINEW_UNUSED(use_bias);
+	SINEW_UNUSED(pass);
 	return rc->row.c < 0.0f;
 }
 
-static bool crossed_after_correction(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+static bool crossed_after_correction(const sinew_world *w, const sinew_row_constraint *rc, const tree_pass *pass)
 {
-	SINEW_UNUSED(h);
-	SINEW_UNUSED(use_bias);
+	SINEW_UNUSED(pass);
 	return (double)rc->row.c + correction_along(w, rc) < 0.0;
 }
 
 /* Position: the block of every joint is its rigid rows and the limit it crosses now, if any. */
-static void start_position_limits(sinew_world *w, int32_t begin, int32_t end)
+static void start_position_limits(sinew_world *w, int32_t begin, int32_t end, const tree_pass *pass)
 {
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body) continue;
 		while (n->dim > n->rigid) drop_limit(w, n);
-		int32_t ri = crossed_limit(w, n, crossed_now, 0.0f, false);
+		int32_t ri = crossed_limit(w, n, crossed_now, pass);
 		if (ri >= 0) add_limit(w, n, ri);
 	}
 }
 
-/* Position: a limit in the block that pulls the joint lets go; one outside it that the correction
- * would carry past its bound joins. */
-static bool flip_position_limit(sinew_world *w, int32_t begin, int32_t end)
+/* One change of a tree's active set, the first in node order: a limit in the block that pulls lets
+ * go (in a velocity pass its push is taken back too); else a limit outside it joins when the
+ * velocities would carry the joint past its bound within the substep, or the position correction
+ * found so far would. Returns whether anything changed. */
+static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const tree_pass *pass)
 {
+	crossing_fn crosses = pass->position ? crossed_after_correction : crosses_in_substep;
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body) continue;
 		if (n->dim > n->rigid) {
-			if (n->y[n->dim - 1] >= 0.0) continue;
+			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
+			if (pass->position ? n->y[n->dim - 1] >= 0.0 : rc->impulse >= 0.0f) continue;
+			if (!pass->position) {
+				sinew_row_apply(w->solver_bodies, rc, -rc->impulse);
+				rc->impulse = 0.0f;
+			}
 			drop_limit(w, n);
 			return true;
 		}
-		int32_t ri = crossed_limit(w, n, crossed_after_correction, 0.0f, false);
+		int32_t ri = crossed_limit(w, n, crosses, pass);
 		if (ri < 0) continue;
 		add_limit(w, n, ri);
 		return true;
 	}
 	return false;
+}
+
+/* Change the active set one limit at a time, factoring and solving the tree again after each,
+ * until it holds (see SINEW_TREE_MAX_ROUNDS). */
+static void settle_limits(sinew_world *w, int32_t begin, int32_t end, const tree_pass *pass)
+{
+	for (int round = 0; round < SINEW_TREE_MAX_ROUNDS && flip_limit(w, begin, end, pass); ++round) {
+		factor_range(w, begin, end);
+		solve_range(w, begin, end, pass);
+	}
+}
+
+void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+{
+	tree_pass pass = {h, use_bias, false};
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
+		bool has_limits = w->tree_ranges[t].has_limits;
+		solve_range(w, begin, end, &pass);
+		if (has_limits) settle_limits(w, begin, end, &pass);
+	}
 }
 
 /* Post-stabilisation: move the bodies of every tree, weighted by mass, so that the rigid rows are
@@ -539,13 +529,10 @@ void sinew_joint_tree_project(sinew_world *w)
 	for (int t = 0; t < trees; ++t) {
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
 		bool has_limits = w->tree_ranges[t].has_limits;
-		if (has_limits) start_position_limits(w, begin, end);
+		if (has_limits) start_position_limits(w, begin, end, &pass);
 		factor_range(w, begin, end);
 		solve_range(w, begin, end, &pass);
-		for (int round = 0; has_limits && round < SINEW_TREE_MAX_ROUNDS && flip_position_limit(w, begin, end); ++round) {
-			factor_range(w, begin, end);
-			solve_range(w, begin, end, &pass);
-		}
+		if (has_limits) settle_limits(w, begin, end, &pass);
 		for (int32_t i = begin; i < end; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
