@@ -20,7 +20,6 @@ typedef enum sinew_row_kind {
 typedef struct sinew_joint_row {
 	float ja[3], jb[3]; /* linear x, linear y, angular */
 	float c;            /* position error */
-	float drift;        /* change of C over the substep that the velocities cannot show (centripetal) */
 	float speed;        /* motors: the row drives Cdot to this */
 	float max_impulse;  /* motors: bound per substep (set by the solver from max_effort * h) */
 	float max_effort;   /* motors: N or N m (INFINITY: unbounded) */
@@ -28,6 +27,7 @@ typedef struct sinew_joint_row {
 	float compliance;   /* compliant rows */
 	float bias_rate;    /* 0: the world's joint softness */
 	uint8_t kind;
+	uint8_t point;      /* 1, 2: the x, y row of a point constraint (sinew_row_point) */
 } sinew_joint_row;
 
 /* Body state the row functions read: current centres, rotations and anchors from the centres. */
@@ -36,8 +36,6 @@ typedef struct sinew_joint_frame {
 	sinew_rot q_a, q_b;
 	sinew_vec2 r_a, r_b; /* world-oriented anchors from each centre of mass */
 	sinew_vec2 p_a, p_b; /* world anchor points */
-	float w_a, w_b;      /* angular velocities (inside a step) */
-	float h;             /* substep (0 outside a step) */
 } sinew_joint_frame;
 
 typedef struct sinew_joint_edge {
@@ -84,6 +82,8 @@ typedef struct sinew_row_constraint {
 	int32_t slot;     /* index of the row within its joint */
 	bool in_tree;     /* solved by the exact tree solve now */
 	bool tree_owned;  /* a limit of a tree joint: only ever solved by the tree */
+	bool in_loop;     /* a rigid row closing a loop, solved exactly with the trees (joint_tree.c) */
+	bool soft_tree;   /* in a tree that soft loop rows hold: warm started, no per-substep projection */
 } sinew_row_constraint;
 
 /* Apply an impulse along a row to its two bodies. The static dummy (slot 0) has no mass, so it
@@ -134,6 +134,7 @@ sinew_vec2 sinew_joint_axis(const sinew_joint *j, const sinew_joint_frame *f);
 /* joint.c: the step's joint stages. */
 void sinew_joints_prepare(sinew_world *w);
 void sinew_joints_update_rows(sinew_world *w, float h);
+void sinew_joints_update_errors(sinew_world *w); /* tree joints: C at the current pose, the Jacobians kept */
 void sinew_joints_warm_start(sinew_world *w);
 void sinew_joints_solve(sinew_world *w, float h, bool use_bias);
 void sinew_joints_end_substep(sinew_world *w);
@@ -144,8 +145,9 @@ int sinew_joint_edge_of(const sinew_joint *j, int32_t body);
 
 /* joint_tree.c: exact solve of the rigid rows of joint trees. */
 void sinew_joint_tree_build(sinew_world *w);
-void sinew_joint_tree_factor(sinew_world *w);
+void sinew_joint_tree_factor(sinew_world *w, float h);
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias);
-void sinew_joint_tree_project(sinew_world *w);
+void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h);
+void sinew_joint_tree_mark_energy(sinew_world *w);
 
 #endif

@@ -30,12 +30,6 @@ sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_jo
 	memset(&f, 0, sizeof f);
 	sinew_vec2 lc;
 	sinew_transform xf;
-	for (int e = 0; e < 2; ++e) {
-		int32_t bi = j->edges[e].body;
-		if (bi == SINEW_NULL_INDEX || !w->locked || w->bodies[bi].solver_index == 0) continue;
-		float omega = w->solver_bodies[w->bodies[bi].solver_index].w;
-		if (e == 0) f.w_a = omega; else f.w_b = omega;
-	}
 	if (j->edges[0].body == SINEW_NULL_INDEX) {
 		f.p_a = f.center_a = j->local_anchor_a;
 		f.q_a = sinew_rot_identity();
@@ -87,15 +81,12 @@ void sinew_row_point(sinew_joint_row *rows, const sinew_joint_frame *f)
 	/* Cdot = vB + wB x rB - vA - wA x rA, with w x r = (-w r.y, w r.x) */
 	rows[0].ja[0] = -1.0f, rows[0].ja[2] = f->r_a.y;
 	rows[0].jb[0] = 1.0f, rows[0].jb[2] = -f->r_b.y;
+	rows[0].point = 1;
+	rows[1].point = 2;
 	rows[0].c = f->p_b.x - f->p_a.x;
 	rows[1].ja[1] = -1.0f, rows[1].ja[2] = -f->r_a.x;
 	rows[1].jb[1] = 1.0f, rows[1].jb[2] = f->r_b.x;
 	rows[1].c = f->p_b.y - f->p_a.y;
-	/* Turning by w h moves an anchor by h (w x r) - (w h)^2 r / 2: the velocity rows see the first
-	 * term only; the second is the drift a substep adds to C */
-	sinew_vec2 drift = sinew_scale(0.5f * f->h * f->h, sinew_sub(sinew_scale(f->w_a * f->w_a, f->r_a), sinew_scale(f->w_b * f->w_b, f->r_b)));
-	rows[0].drift = drift.x;
-	rows[1].drift = drift.y;
 }
 
 void sinew_row_angle(sinew_joint_row *row, float c)

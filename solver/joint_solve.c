@@ -88,7 +88,6 @@ void sinew_joints_update_rows(sinew_world *w, float h)
 	for (int i = 0; i < n; ++i) {
 		const sinew_joint *j = &w->joints[w->active_joints[i]];
 		sinew_joint_frame f = sinew_joint_current_frame(w, j);
-		f.h = h;
 		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
 		int count = joint_rows(j, &f, rows);
 		SINEW_ASSERT(count == j->row_count);
@@ -102,10 +101,28 @@ void sinew_joints_update_rows(sinew_world *w, float h)
 	}
 }
 
+void sinew_joints_update_errors(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->active_joints);
+	for (int i = 0; i < n; ++i) {
+		const sinew_joint *j = &w->joints[w->active_joints[i]];
+		if (j->tree_node == -1) continue; /* neither in a tree nor closing a loop */
+		sinew_joint_frame f = sinew_joint_current_frame(w, j);
+		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
+		int count = joint_rows(j, &f, rows);
+		for (int r = 0; r < count && r < j->row_count; ++r) w->joint_rows[j->row_start + r].row.c = rows[r].c;
+	}
+}
+
 void sinew_joints_warm_start(sinew_world *w)
 {
 	int n = (int)stbds_arrlen(w->joint_rows);
-	for (int i = 0; i < n; ++i) sinew_row_apply(w->solver_bodies, &w->joint_rows[i], w->joint_rows[i].impulse);
+	for (int i = 0; i < n; ++i) {
+		sinew_row_constraint *rc = &w->joint_rows[i];
+		/* the tree solve is exact and needs no start; its impulses were read by the factorisation */
+		if ((rc->in_tree && !rc->soft_tree) || rc->in_loop) rc->impulse = 0.0f;
+		else sinew_row_apply(w->solver_bodies, rc, rc->impulse);
+	}
 	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
 	w->solver_bodies[0].w = 0.0f;
 }
@@ -166,7 +183,7 @@ void sinew_joints_solve(sinew_world *w, float h, bool use_bias)
 	}
 	for (int i = 0; i < n; ++i) {
 		sinew_row_constraint *rc = &w->joint_rows[i];
-		if (rc->in_tree || rc->tree_owned || rc->row.kind == SINEW_ROW_SPRING || rc->row.kind == SINEW_ROW_MOTOR) continue;
+		if (rc->in_tree || rc->in_loop || rc->tree_owned || rc->row.kind == SINEW_ROW_SPRING || rc->row.kind == SINEW_ROW_MOTOR) continue;
 		solve_row(w, rc, h, use_bias);
 	}
 	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);

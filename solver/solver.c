@@ -122,7 +122,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);
 		sinew_joints_update_rows(w, h);
-		sinew_joint_tree_factor(w);
+		sinew_joint_tree_factor(w, h);
 		sinew_joints_warm_start(w);
 		sinew_contacts_warm_start(w, i == 0);
 		/* joints last in each pass: the tree solve leaves every tree joint exact */
@@ -135,12 +135,14 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 			sinew_contacts_solve(w, inv_h, false);
 			sinew_joint_tree_solve(w, h, false);
 		}
+		sinew_joints_update_errors(w);
+		sinew_joint_tree_project(w, true, inv_h);
 		sinew_joints_end_substep(w);
 	}
 	sinew_continuous_collide(w);
 	if (stbds_arrlen(w->tree_nodes) > 0) { /* post-stabilise the joint trees in position */
 		sinew_joints_update_rows(w, h);
-		sinew_joint_tree_project(w);
+		sinew_joint_tree_project(w, false, 0.0f);
 	}
 	sinew_contacts_restitution(w);
 	sinew_contacts_store(w);

@@ -226,6 +226,9 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->active_joints);
 	stbds_arrfree(w->tree_nodes);
 	stbds_arrfree(w->tree_body_node);
+	stbds_arrfree(w->loop_rows);
+	stbds_arrfree(w->loop_matrix);
+	stbds_arrfree(w->loop_backup);
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->sweep_fractions);
 	s_worlds[w->index] = NULL;

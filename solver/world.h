@@ -174,6 +174,9 @@ typedef struct sinew_world {
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
+	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
+	double *loop_matrix;                     /* their Schur complement through the trees, factored */
+	float *loop_backup;                      /* velocities and impulses kept while the matrix is found */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
 	float joint_bias_rate;                   /* position correction of rigid joint rows, 1/s, this step */
 	struct { float bias_rate, mass_scale, impulse_scale; } joint_soft; /* loop-closing rows, this step */
