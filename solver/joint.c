@@ -245,18 +245,16 @@ typedef struct common_frame {
 static int32_t create_joint(sinew_world *w, sinew_joint_type type, const sinew_joint_base_def *base,
                             const common_frame *cf)
 {
+	uint32_t generation = sinew_world_next_generation(w);
 	int32_t index;
-	uint16_t generation;
 	if (w->joint_free != SINEW_NULL_INDEX) {
 		index = w->joint_free;
 		w->joint_free = w->joints[index].next_free;
-		generation = (uint16_t)(w->joints[index].generation + 1);
 	} else {
 		index = (int32_t)stbds_arrlen(w->joints);
 		sinew_joint blank;
 		memset(&blank, 0, sizeof blank);
 		stbds_arrput(w->joints, blank);
-		generation = 1;
 	}
 	sinew_joint *j = &w->joints[index];
 	memset(j, 0, sizeof *j);
@@ -302,7 +300,7 @@ static bool begin_create(sinew_world_id world_id, const char *fn, sinew_world **
 static bool open_def(sinew_world_id world_id, const char *fn, const void *def, const sinew_joint_base_def *base,
                      int internal_value, sinew_world **w, int32_t *ia, int32_t *ib)
 {
-	if (!begin_create(world_id, fn, w)) return false;
+	if (!begin_create(world_id, fn, w) || !sinew_world_can_create(*w, fn)) return false;
 	if (def == NULL) return bad(*w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL");
 	return check_base(*w, base, internal_value, fn, ia, ib);
 }

@@ -69,7 +69,7 @@ typedef struct sinew_joint {
 	int32_t row_count;
 	int32_t tree_node; /* node in the joint tree, -1 when its rigid rows are solved one by one */
 	int32_t next_free;
-	uint16_t generation;
+	uint32_t generation;
 	uint8_t type;
 	bool in_use, enabled, broken, collide_connected, active;
 } sinew_joint;
