@@ -598,6 +598,7 @@ static void test_backwards_joints_pass_straight(void **state)
 	assert_true(sinew_ragdoll_set_enabled(f.rd, false));
 	const int joints[2] = {SINEW_PART_RIGHT_LOWER_ARM, SINEW_PART_LEFT_LOWER_LEG};
 	float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, start[2], end[2];
+	float nearest_straight[2] = {INFINITY, INFINITY}, jump[2] = {0.0f, 0.0f};
 	int frames = 0;
 	while (sinew_ragdoll_get_state(f.rd) == SINEW_RIG_RECOVERING) {
 		frame(&f);
@@ -605,7 +606,9 @@ static void test_backwards_joints_pass_straight(void **state)
 			sinew_rig_part_state a = sinew_ragdoll_get_part(f.rd, joints[k] - 1), b = sinew_ragdoll_get_part(f.rd, joints[k]);
 			float rel = wrapf_(b.angle - a.angle);
 			if (frames == 0) start[k] = rel;
+			else jump[k] = fmaxf(jump[k], fabsf(wrapf_(rel - end[k])));
 			end[k] = rel;
+			nearest_straight[k] = fminf(nearest_straight[k], fabsf(rel));
 			lo[k] = fminf(lo[k], rel);
 			hi[k] = fmaxf(hi[k], rel);
 		}
@@ -616,6 +619,9 @@ static void test_backwards_joints_pass_straight(void **state)
 	for (int k = 0; k < 2; ++k) {
 		/* Through straight: the range stays inside (-170, 170) degrees, so it crossed 0. */
 		assert_true(lo[k] > -170.0f * DEG && hi[k] < 170.0f * DEG);
+		/* ... smoothly, frame by frame, touching straight on the way. */
+		assert_true(jump[k] < 5.0f * DEG);
+		assert_true(nearest_straight[k] < 3.0f * DEG);
 	}
 	check_standing(&f, pre_parts, pre_root);
 	teardown(&f);
