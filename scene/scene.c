@@ -39,7 +39,7 @@ struct sinew_scene {
 	int *joint_of_slot;        /* joint slot (index1) -> index in joints, or -1 */
 	int joint_slot_count;
 	int *body_of_slot;         /* shape slot (index1) -> index in bodies, or -1 */
-	uint16_t *generation_of_slot;
+	uint32_t *generation_of_slot;
 	int slot_count;
 	body_list *groups;         /* the bodies spawned into each group: desc.group_names, then extra_groups */
 	char **extra_groups;       /* names first used by sinew_scene_spawn (owned) */
