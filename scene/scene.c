@@ -39,7 +39,7 @@ struct sinew_scene {
 	int *joint_of_slot;        /* joint slot (index1) -> index in joints, or -1 */
 	int joint_slot_count;
 	int *body_of_slot;         /* shape slot (index1) -> index in bodies, or -1 */
-	uint16_t *generation_of_slot;
+	uint32_t *generation_of_slot;
 	int slot_count;
 	body_list *groups;         /* the bodies spawned into each group: desc.group_names, then extra_groups */
 	char **extra_groups;       /* names first used by sinew_scene_spawn (owned) */
@@ -50,6 +50,7 @@ struct sinew_scene {
 	int step;
 	int next_op;
 	double step_seconds;
+	double step_cpu_seconds;   /* the same steps in this process's CPU time */
 	const char *doing;         /* what the engine was asked when it reports, for messages */
 	bool building;             /* loading: engine messages go into load errors as they are */
 	int error_count;
@@ -398,15 +399,21 @@ double sinew_scene_get_world_step_seconds(const sinew_scene *scene)
 {
 	return scene != NULL ? scene->step_seconds : 0.0;
 }
+double sinew_scene_get_world_step_cpu_seconds(const sinew_scene *scene)
+{
+	return scene != NULL ? scene->step_cpu_seconds : 0.0;
+}
 int sinew_scene_get_error_count(const sinew_scene *scene) { return scene != NULL ? scene->error_count : 0; }
 const char *sinew_scene_get_last_error(const sinew_scene *scene) { return scene != NULL ? scene->last_error : ""; }
 
-static double now_seconds(void)
+static double clock_seconds(clockid_t clock)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clock, &t);
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
 
 /* Room for more ids (false when out of memory). */
 static bool list_reserve(body_list *list, int more)
@@ -572,8 +579,9 @@ bool sinew_scene_step(sinew_scene *scene)
 	int before = scene->error_count;
 	apply_due_ops(scene);
 	scene->doing = "stepping";
-	double start = now_seconds();
+	double start = now_seconds(), cpu_start = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 	sinew_world_step(scene->world, 1.0f / scene->desc.hz, scene->desc.substeps);
+	scene->step_cpu_seconds += clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
 	scene->step_seconds += now_seconds() - start;
 	scene->step += 1;
 	return scene->error_count == before;

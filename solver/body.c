@@ -101,18 +101,17 @@ sinew_body_id sinew_create_body(sinew_world_id world_id, const sinew_body_def *d
 		sinew_world_error(w, SINEW_ERROR_CAPACITY, "sinew_create_body: too many bodies");
 		return sinew_null_body_id;
 	}
+	if (!sinew_world_can_create(w, "sinew_create_body")) return sinew_null_body_id;
+	uint32_t generation = sinew_world_next_generation(w);
 	int32_t index;
-	uint16_t generation;
 	if (w->body_free != SINEW_NULL_INDEX) {
 		index = w->body_free;
 		w->body_free = w->bodies[index].next_free;
-		generation = (uint16_t)(w->bodies[index].generation + 1);
 	} else {
 		index = (int32_t)stbds_arrlen(w->bodies);
 		sinew_body blank;
 		memset(&blank, 0, sizeof blank);
 		stbds_arrput(w->bodies, blank);
-		generation = 1;
 	}
 	sinew_body *b = &w->bodies[index];
 	memset(b, 0, sizeof *b);
@@ -189,7 +188,7 @@ bool sinew_destroy_body(sinew_body_id body_id)
 		s = next;
 	}
 	remove_from_order(w, index);
-	uint16_t generation = b->generation;
+	uint32_t generation = b->generation;
 	memset(b, 0, sizeof *b);
 	b->generation = generation;
 	b->next_free = w->body_free;
@@ -230,8 +229,7 @@ static void make_velocity_true(sinew_body *b)
 sinew_world_id sinew_body_get_world(sinew_body_id body_id)
 {
 	BODY_OR(sinew_null_world_id, "sinew_body_get_world");
-	sinew_world_id id = {(uint16_t)(w->index + 1), w->generation};
-	return id;
+	return sinew_make_world_id(w);
 }
 
 sinew_body_type sinew_body_get_type(sinew_body_id body_id)

@@ -154,18 +154,17 @@ static sinew_shape_id create_shape(sinew_body_id body_id, const sinew_shape_def 
 	sinew_body *b = sinew_body_lookup(body_id, &w, fn);
 	if (b == NULL || !sinew_world_check_unlocked(w, fn) || !validate_shape_def(w, def, fn)) return sinew_null_shape_id;
 	int32_t body_index = body_id.index1 - 1;
+	if (!sinew_world_can_create(w, fn)) return sinew_null_shape_id;
+	uint32_t generation = sinew_world_next_generation(w);
 	int32_t index;
-	uint16_t generation;
 	if (w->shape_free != SINEW_NULL_INDEX) {
 		index = w->shape_free;
 		w->shape_free = w->shapes[index].next;
-		generation = (uint16_t)(w->shapes[index].generation + 1);
 	} else {
 		index = (int32_t)stbds_arrlen(w->shapes);
 		sinew_shape blank;
 		memset(&blank, 0, sizeof blank);
 		stbds_arrput(w->shapes, blank);
-		generation = 1;
 	}
 	sinew_shape *s = &w->shapes[index];
 	memset(s, 0, sizeof *s);

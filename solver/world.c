@@ -5,7 +5,11 @@
 #include <string.h>
 
 static sinew_world *s_worlds[SINEW_MAX_WORLDS];
-static uint16_t s_world_generations[SINEW_MAX_WORLDS];
+/* Per slot, for the life of the process: worlds made in the slot, and generations handed to its
+ * bodies, shapes and joints. Neither is reset when a world is destroyed, so no handle of a dead
+ * world matches an object of a later one; a slot whose counters are spent is never used again. */
+static uint32_t s_world_generations[SINEW_MAX_WORLDS];
+static uint32_t s_object_generations[SINEW_MAX_WORLDS];
 
 sinew_world_def sinew_default_world_def(void)
 {
@@ -66,7 +70,27 @@ void sinew_world_error(sinew_world *world, sinew_error code, const char *format,
 	va_end(args);
 }
 
-sinew_world *sinew_world_from_index(uint16_t world0, const char *fn)
+sinew_world_id sinew_make_world_id(const sinew_world *w)
+{
+	sinew_world_id id = {(uint16_t)(w->index + 1), w->index, w->generation};
+	return id;
+}
+
+bool sinew_world_can_create(sinew_world *w, const char *fn)
+{
+	if (s_object_generations[w->index] < UINT32_MAX) return true;
+	sinew_world_error(w, SINEW_ERROR_CAPACITY,
+	                  "%s: this world's slot has handed out all 4294967295 handles; create another world", fn);
+	return false;
+}
+
+uint32_t sinew_world_next_generation(sinew_world *w)
+{
+	SINEW_ASSERT(s_object_generations[w->index] < UINT32_MAX);
+	return ++s_object_generations[w->index];
+}
+
+sinew_world *sinew_world_from_index(uint32_t world0, const char *fn)
 {
 	if (world0 >= SINEW_MAX_WORLDS || s_worlds[world0] == NULL) {
 		sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ID, "%s: the id's world does not exist", fn);
@@ -75,7 +99,7 @@ sinew_world *sinew_world_from_index(uint16_t world0, const char *fn)
 	return s_worlds[world0];
 }
 
-sinew_world *sinew_world_peek(uint16_t world0)
+sinew_world *sinew_world_peek(uint32_t world0)
 {
 	return world0 < SINEW_MAX_WORLDS ? s_worlds[world0] : NULL;
 }
@@ -83,7 +107,7 @@ sinew_world *sinew_world_peek(uint16_t world0)
 sinew_world *sinew_world_get(sinew_world_id id, const char *fn)
 {
 	int i = (int)id.index1 - 1;
-	if (i < 0 || i >= SINEW_MAX_WORLDS || s_worlds[i] == NULL || s_world_generations[i] != id.generation) {
+	if (i < 0 || i >= SINEW_MAX_WORLDS || s_worlds[i] == NULL || s_worlds[i]->generation != id.generation) {
 		sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ID, "%s: invalid world id (index %d, generation %u)", fn,
 		             (int)id.index1, (unsigned)id.generation);
 		return NULL;
@@ -103,7 +127,7 @@ bool sinew_world_check_unlocked(sinew_world *world, const char *fn)
 bool sinew_world_is_valid(sinew_world_id id)
 {
 	int i = (int)id.index1 - 1;
-	return i >= 0 && i < SINEW_MAX_WORLDS && s_worlds[i] != NULL && s_world_generations[i] == id.generation;
+	return i >= 0 && i < SINEW_MAX_WORLDS && s_worlds[i] != NULL && s_worlds[i]->generation == id.generation;
 }
 
 static bool finite_positive(float x)
@@ -159,7 +183,8 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	if (!validate_world_def(def)) return sinew_null_world_id;
 	int slot = -1;
 	for (int i = 0; i < SINEW_MAX_WORLDS; ++i) {
-		if (s_worlds[i] == NULL) {
+		bool spent = s_world_generations[i] == UINT32_MAX || s_object_generations[i] > UINT32_MAX / 2;
+		if (s_worlds[i] == NULL && !spent) {
 			slot = i;
 			break;
 		}
@@ -195,8 +220,7 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	w->generation = s_world_generations[slot];
 	w->in_use = true;
 	s_worlds[slot] = w;
-	sinew_world_id id = {(uint16_t)(slot + 1), w->generation};
-	return id;
+	return sinew_make_world_id(w);
 }
 
 bool sinew_destroy_world(sinew_world_id id)

@@ -52,7 +52,7 @@ typedef struct sinew_body {
 	int32_t solver_index; /* slot in the step's solver body array; 0 = static/asleep */
 	int32_t island_mark;  /* step number of the last island visit */
 	int32_t next_free;
-	uint16_t generation;
+	uint32_t generation;
 	uint8_t type;
 	bool in_use, enabled, awake, can_sleep, fixed_rotation, bullet, mass_overridden;
 	bool velocity_set; /* v is a true velocity set by the user, not yet shifted */
@@ -70,7 +70,7 @@ typedef struct sinew_shape {
 	int32_t next; /* next shape of the same body, or next free slot */
 	int32_t proxy;
 	int32_t tree;
-	uint16_t generation;
+	uint32_t generation;
 	bool in_use, sensor, enable_contact_events, enable_sensor_events, moved;
 } sinew_shape;
 
@@ -182,16 +182,22 @@ typedef struct sinew_world {
 	int32_t island_count;
 	int32_t touching_count;
 	uint16_t index; /* world0 */
-	uint16_t generation;
+	uint32_t generation;
 	bool locked;
 	bool in_use;
 } sinew_world;
 
 /* world.c */
 sinew_world *sinew_world_get(sinew_world_id id, const char *fn);
-sinew_world *sinew_world_from_index(uint16_t world0, const char *fn);
+sinew_world *sinew_world_from_index(uint32_t world0, const char *fn);
 /* The world in slot world0 or NULL, without reporting. */
-sinew_world *sinew_world_peek(uint16_t world0);
+sinew_world *sinew_world_peek(uint32_t world0);
+sinew_world_id sinew_make_world_id(const sinew_world *world);
+/* False (reported) when the world's slot has no generations left for a new body, shape or joint. */
+bool sinew_world_can_create(sinew_world *world, const char *fn);
+/* The generation of a new body, shape or joint (after sinew_world_can_create): unique in the
+ * world's slot for the life of the process. */
+uint32_t sinew_world_next_generation(sinew_world *world);
 void sinew_world_error(sinew_world *world, sinew_error code, const char *format, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))

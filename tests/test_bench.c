@@ -82,6 +82,8 @@ static void bench_prints_table_and_json(void **state)
 	assert_non_null(strstr(line, "steps"));
 	assert_non_null(strstr(line, "ms/step median"));
 	assert_non_null(strstr(line, "ms/step min"));
+	assert_non_null(strstr(line, "cpu median"));
+	assert_non_null(strstr(line, "cpu min"));
 	assert_non_null(strstr(line, "quality"));
 	const char *names[] = {"stack10", "chain100"};
 	const char *quality[] = {"energy", "sep"};
@@ -90,14 +92,15 @@ static void bench_prints_table_and_json(void **state)
 		assert_non_null(line);
 		char scene[64], kind[32];
 		int bodies, joints, contacts, steps;
-		double median, min, q;
-		int fields = sscanf(line, "%63s %d %d %d %d %lf %lf %31s %lf", scene, &bodies, &joints, &contacts, &steps,
-		                    &median, &min, kind, &q);
-		assert_int_equal(fields, 9);
+		double median, min, cpu_median, cpu_min, q;
+		int fields = sscanf(line, "%63s %d %d %d %d %lf %lf %lf %lf %31s %lf", scene, &bodies, &joints, &contacts,
+		                    &steps, &median, &min, &cpu_median, &cpu_min, kind, &q);
+		assert_int_equal(fields, 11);
 		assert_string_equal(scene, names[i]);
 		assert_string_equal(kind, quality[i]);
 		assert_int_equal(steps, 20);
 		assert_true(median >= min && min > 0.0);
+		assert_true(cpu_median >= cpu_min && cpu_min > 0.0);
 	}
 	assert_null(strtok(NULL, "\n"));
 	free(out);
@@ -110,7 +113,7 @@ static void bench_prints_table_and_json(void **state)
 	assert_true(json_is_array(rows));
 	assert_int_equal(json_array_size(rows), 2);
 	const char *keys[] = {"engine", "scene", "file", "bodies", "joints", "contacts", "steps", "repeat",
-	                      "ms_per_step", "ms_per_step_min", "quality_kind", "quality"};
+	                      "ms_per_step", "ms_per_step_min", "cpu_ms_per_step", "cpu_ms_per_step_min", "quality_kind", "quality"};
 	for (size_t i = 0; i < 2; ++i) {
 		json_t *row = json_array_get(rows, i);
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {

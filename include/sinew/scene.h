@@ -52,6 +52,9 @@ SINEW_API int sinew_scene_get_step(const sinew_scene *scene);
 SINEW_API bool sinew_scene_step(sinew_scene *scene);
 /** Wall-clock seconds spent inside sinew_world_step so far (scripts and traces excluded), s. */
 SINEW_API double sinew_scene_get_world_step_seconds(const sinew_scene *scene);
+/** The same steps in this process's CPU time (CLOCK_PROCESS_CPUTIME_ID): steadier than wall time
+ * on a machine whose cores are shared, s. */
+SINEW_API double sinew_scene_get_world_step_cpu_seconds(const sinew_scene *scene);
 /** Engine errors reported while stepping (script ops the engine refused and the like). */
 SINEW_API int sinew_scene_get_error_count(const sinew_scene *scene);
 /** The last of those errors, "step N: message" ("" when there was none). */
