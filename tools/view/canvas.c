@@ -148,6 +148,9 @@ static void cb_point(sinew_vec2 p, float size_px, sinew_color color, void *conte
 	viewer *v = context;
 	sinew_vec2 s = view_to_screen(&v->camera, p);
 	SDL_Color c = to_sdl(color);
+	/* zoomed far out, anchor dots would hide the bodies (as in sinew render) */
+	float ppm = v->camera.scale * sinew_world_get_length_units_per_meter(v->world);
+	size_px *= sinew_clampf(ppm / 60.0f, 0.35f, 1.0f);
 	SDL_FRect rect = {s.x - 0.5f * size_px, s.y - 0.5f * size_px, size_px, size_px};
 	SDL_SetRenderDrawColor(v->renderer, c.r, c.g, c.b, c.a);
 	SDL_RenderFillRectF(v->renderer, &rect);
@@ -187,7 +190,9 @@ sinew_debug_draw view_debug_draw(viewer *v)
 	d.draw_contacts = v->show_contacts;
 	d.draw_contact_normals = v->show_contacts && v->show_normals;
 	d.draw_aabbs = v->show_aabbs;
-	d.draw_joint_extras = v->show_joint_extras;
+	/* limit arcs are a quarter metre: below 60 px per metre they are clutter (as in sinew render) */
+	d.draw_joint_extras = v->show_joint_extras &&
+	                      v->camera.scale * sinew_world_get_length_units_per_meter(v->world) >= 60.0f;
 	d.context = v;
 	/* only what is on screen (a 100 m ground stays one polygon; a 10,000-body heap gets culled) */
 	d.use_drawing_bounds = true;
