@@ -102,14 +102,15 @@ run: all
 
 # Benchmarks (docs/benchmarks.md). `make bench` times every scene of scenes/bench/ and writes
 # bench/results.json; `make bench-peers` runs the same scene files in sinew, Box2D 2.4 and
-# Chipmunk 7 in turn (BENCH_SCENES=... picks scenes, BENCH_REPEAT=R the runs per engine).
+# Chipmunk 7 in turn (BENCH_SCENES=... picks scenes, BENCH_REPEAT=R the runs per engine), and
+# Box2D v3 too with BOX2D_V3=DIR, a Box2D v3 checkout (bench/peers/README.md).
 .PHONY: bench-peers
 BENCH_REPEAT ?= 3
 bench: $(BUILD)/sinew
 	$(BUILD)/sinew bench --repeat $(BENCH_REPEAT) --json bench/results.json
 
 bench-peers: $(BUILD)/sinew
-	@sh bench/peers/run.sh $(BUILD) $(BENCH_REPEAT) $(BENCH_SCENES)
+	@BOX2D_V3="$(BOX2D_V3)" sh bench/peers/run.sh $(BUILD) $(BENCH_REPEAT) $(BENCH_SCENES)
 
 golden: $(BUILD)/sinew
 	@sh scripts/golden.sh $(BUILD)/sinew update
