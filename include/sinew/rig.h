@@ -150,6 +150,11 @@ SINEW_API sinew_world_id sinew_rig_get_world(const sinew_rig *rig);
 SINEW_API const char *sinew_rig_get_name(const sinew_rig *rig);
 SINEW_API void *sinew_rig_get_user_data(const sinew_rig *rig);
 SINEW_API const sinew_rig_skeleton *sinew_rig_get_skeleton(const sinew_rig *rig);
+/** The name of a part as traces and proxies spell it ("torso", "left_upper_arm", ...); NULL when
+ * part is out of range. */
+SINEW_API const char *sinew_rig_part_name(sinew_rig_part part);
+/** The layers the terrain queries see (the def's terrain_mask). */
+SINEW_API uint32_t sinew_rig_get_terrain_mask(const sinew_rig *rig);
 
 /* ---------------------------------------------------------------- one call per frame */
 
