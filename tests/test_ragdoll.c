@@ -763,8 +763,10 @@ static void test_rapid_toggles(void **state)
 	teardown(&f);
 }
 
-int main(void)
+/* An argument picks the tests to run by name pattern (valgrind runs the toggle test alone). */
+int main(int argc, char **argv)
 {
+	if (argc > 1) cmocka_set_test_filter(argv[1]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_right),
 		cmocka_unit_test(test_entry_left),
