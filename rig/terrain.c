@@ -360,6 +360,7 @@ static void enter_airborne(sinew_rig *rig, rig_terrain *t, float vx)
 	know_stance(rig, t);
 	if (t->motion == SINEW_MOTION_LANDING_IMPACT) end_landing(rig, t, true);
 	t->motion = SINEW_MOTION_AIRBORNE;
+	t->mask = sinew_rig_get_terrain_mask(rig);
 	t->air_velocity = sinew_v2(vx, 0.0f);
 	t->air_time = 0.0f;
 	t->air_blocked = false;
@@ -496,7 +497,6 @@ rig_terrain *rig_terrain_create(sinew_rig *rig)
 	rig_terrain *t = calloc(1, sizeof *t);
 	if (t == NULL) return NULL;
 	t->motion = SINEW_MOTION_DISABLED;
-	t->mask = 1u;
 	return t;
 }
 
@@ -506,6 +506,7 @@ void rig_terrain_update(sinew_rig *rig, rig_terrain *terrain, float dt)
 {
 	if (terrain == NULL || !(dt > 0.0f)) return;
 	know_stance(rig, terrain);
+	terrain->mask = sinew_rig_get_terrain_mask(rig);
 	switch (terrain->motion) {
 	case SINEW_MOTION_DISABLED:
 		break;
