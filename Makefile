@@ -1,6 +1,8 @@
-# sinew: build, test, run. `make` builds build/libsinew.a, build/libsinew.so and build/sinew.
-# `make test` runs every test; `make test SAN=1` does it under ASan + UBSan; `make run` is the
-# quick start. Layering (DESIGN.md) is enforced by include paths: collision/ sees only include/
+# sinew: build, test, run. `make` builds build/libsinew.a, build/libsinew.so, build/sinew and the
+# viewer build/sinew-view. `make test` runs every test; `make test SAN=1` does it under ASan +
+# UBSan; `make run` is the quick start; `make test-viewer` checks the viewer's screenshots under a
+# virtual display (Xvfb). Only the viewer (tools/view/) sees SDL2: the library never links it.
+# Layering (DESIGN.md) is enforced by include paths: collision/ sees only include/
 # and itself; solver/ adds collision/; scene/, tools/, rig/, ragdoll/ see include/ only.
 
 CC      ?= cc
@@ -48,9 +50,14 @@ INC_rig       := -Iinclude
 INC_ragdoll   := -Iinclude
 INC_tools     := -Iinclude
 INC_tests     := -Iinclude -Icollision -Itests
+SDL_CFLAGS    := $(patsubst -I%,-isystem %,$(shell sdl2-config --cflags 2>/dev/null || echo -I/usr/include/SDL2))
+SDL_LIBS      := $(shell sdl2-config --libs 2>/dev/null || echo -lSDL2)
+INC_view      := -Iinclude -Itools $(SDL_CFLAGS)
+VIEW_SRC      := $(wildcard tools/view/*.c)
+VIEW_OBJ      := $(VIEW_SRC:%.c=$(OBJ)/%.o)
 
-.PHONY: all lib test run bench install clean golden format
-all: $(BUILD)/libsinew.a $(BUILD)/libsinew.so $(BUILD)/sinew
+.PHONY: all lib test run bench install clean golden format test-viewer
+all: $(BUILD)/libsinew.a $(BUILD)/libsinew.so $(BUILD)/sinew $(BUILD)/sinew-view
 lib: $(BUILD)/libsinew.a $(BUILD)/libsinew.so
 
 # The include path of a file is chosen by its top-level directory.
@@ -59,6 +66,11 @@ layer = $(firstword $(subst /, ,$(1)))
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(INC_$(call layer,$<)) -MMD -MP -c $< -o $@
+
+# The viewer's files see SDL2's headers (the more specific rule wins over the one above).
+$(OBJ)/tools/view/%.o: tools/view/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(INC_view) -MMD -MP -c $< -o $@
 
 $(BUILD)/libsinew.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -70,6 +82,9 @@ $(BUILD)/libsinew.so: $(LIB_OBJ)
 $(BUILD)/sinew: $(TOOL_OBJ) $(BUILD)/libsinew.a
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libsinew.a $(LDLIBS)
 
+$(BUILD)/sinew-view: $(VIEW_OBJ) $(OBJ)/tools/raster.o $(BUILD)/libsinew.a
+	$(CC) $(LDFLAGS) -o $@ $(VIEW_OBJ) $(OBJ)/tools/raster.o $(BUILD)/libsinew.a $(SDL_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a -lcmocka $(LDLIBS)
@@ -77,19 +92,25 @@ $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a
 test: $(TEST_BIN) $(BUILD)/sinew
 	@sh scripts/run_tests.sh $(BUILD) $(TEST_BIN)
 
+# Screenshots of scenes taken by sinew-view under xvfb-run and checked (scripts/test_viewer.sh).
+test-viewer: $(BUILD)/sinew-view
+	@sh scripts/deps.sh xvfb
+	@sh scripts/test_viewer.sh $(BUILD)
+
 run: all
 	@sh scripts/run_scenes.sh $(BUILD)/sinew scenes/*.json
 
 # Benchmarks (docs/benchmarks.md). `make bench` times every scene of scenes/bench/ and writes
 # bench/results.json; `make bench-peers` runs the same scene files in sinew, Box2D 2.4 and
-# Chipmunk 7 in turn (BENCH_SCENES=... picks scenes, BENCH_REPEAT=R the runs per engine).
+# Chipmunk 7 in turn (BENCH_SCENES=... picks scenes, BENCH_REPEAT=R the runs per engine), and
+# Box2D v3 too with BOX2D_V3=DIR, a Box2D v3 checkout (bench/peers/README.md).
 .PHONY: bench-peers
 BENCH_REPEAT ?= 3
 bench: $(BUILD)/sinew
 	$(BUILD)/sinew bench --repeat $(BENCH_REPEAT) --json bench/results.json
 
 bench-peers: $(BUILD)/sinew
-	@sh bench/peers/run.sh $(BUILD) $(BENCH_REPEAT) $(BENCH_SCENES)
+	@BOX2D_V3="$(BOX2D_V3)" sh bench/peers/run.sh $(BUILD) $(BENCH_REPEAT) $(BENCH_SCENES)
 
 golden: $(BUILD)/sinew
 	@sh scripts/golden.sh $(BUILD)/sinew update
@@ -99,7 +120,7 @@ install: all
 	install -m 644 include/sinew/*.h $(DESTDIR)$(PREFIX)/include/sinew/
 	install -m 644 $(BUILD)/libsinew.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libsinew.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/sinew $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/sinew $(BUILD)/sinew-view $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/sinew.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sinew.pc
 
 clean:

@@ -42,6 +42,7 @@ typedef struct scene_joint_desc {
 		sinew_weld_joint_def weld;
 		sinew_distance_joint_def distance;
 		sinew_wheel_joint_def wheel;
+		sinew_target_joint_def target;
 	} def;
 	/* Authored frames given in the file (saved scenes): set on the joint once it is created. */
 	sinew_vec2 local_anchor_a, local_anchor_b, local_axis_a;

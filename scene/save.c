@@ -458,6 +458,14 @@ static json_t *save_joint(saver *s, const saved_joint *joint)
 		save_limit(s, o, id, false, false);
 		save_motor(s, o, id, true, "max_torque");
 		break;
+	case SINEW_TARGET_JOINT: {
+		float hertz = 0.0f, zeta = 0.0f, max_force = 0.0f;
+		sinew_target_joint_get_tuning(id, &hertz, &zeta, &max_force);
+		set(s, o, "hertz", real(hertz));
+		set(s, o, "damping_ratio", real(zeta));
+		if (isfinite(max_force)) set(s, o, "max_force", real(max_force));
+		break;
+	}
 	case SINEW_JOINT_TYPE_COUNT:
 		fail(s, "a joint of an unknown type");
 		break;

@@ -6,11 +6,15 @@ need=""
 [ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
 [ -f /usr/include/stb/stb_ds.h ] || need="$need libstb-dev"
 [ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
+[ -f /usr/include/SDL2/SDL.h ] || need="$need libsdl2-dev" # the viewer, build/sinew-view
 for extra in "$@"; do
 	case "$extra" in
 	box2d) [ -f /usr/include/box2d/box2d.h ] || need="$need libbox2d-dev" ;;
 	chipmunk) [ -f /usr/include/chipmunk/chipmunk.h ] || need="$need libchipmunk-dev" ;;
 	sdl2) [ -f /usr/include/SDL2/SDL.h ] || need="$need libsdl2-dev" ;;
+	xvfb) # make test-viewer: a virtual X display for the screenshots
+		command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb"
+		command -v xauth >/dev/null 2>&1 || need="$need xauth" ;;
 	esac
 done
 [ -z "$need" ] && exit 0

@@ -681,7 +681,7 @@ static void test_bad_joints(void **state)
 	(void)state;
 	expect_error(BODIES_AB " \"joints\": [{\"type\": \"hinge\", \"body_b\": \"b\"}]}",
 	             "bad.json:2:14: joints[0].type: unknown joint type \"hinge\" (expected \"pin\", \"revolute\", "
-	             "\"prismatic\", \"weld\", \"distance\" or \"wheel\")");
+	             "\"prismatic\", \"weld\", \"distance\", \"wheel\" or \"target\")");
 	expect_error(BODIES_AB " \"joints\": [{\"body_b\": \"b\"}]}", "bad.json:2:13: joints[0].type: required key is missing");
 	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"a\", \"anchor\": [0, 0]}]}",
 	             "bad.json:2:13: joints[0].body_b: required key is missing");

@@ -185,6 +185,7 @@ typedef enum sinew_joint_type {
 	SINEW_WELD_JOINT,      /**< glues two bodies, rigid or soft */
 	SINEW_DISTANCE_JOINT,  /**< rod, rope or spring between two anchors; motor */
 	SINEW_WHEEL_JOINT,     /**< point on an axis with a suspension spring and limit; rotation motor */
+	SINEW_TARGET_JOINT,    /**< soft spring with a maximum force pulling a point of body B toward a target (the mouse joint) */
 	SINEW_JOINT_TYPE_COUNT
 } sinew_joint_type;
 
@@ -295,6 +296,19 @@ typedef struct sinew_wheel_joint_def {
 	sinew_joint_motor motor;   /**< drives the rotation of B relative to A, N m */
 	int internal_value;
 } sinew_wheel_joint_def;
+
+/** Target joint (the mouse joint of a viewer or editor): a soft spring with a maximum force pulls
+ * the anchor point of body B toward the target. The target is fixed to body_a (or to the world when
+ * body_a is the null id, the usual case); move it with sinew_target_joint_set_target. */
+typedef struct sinew_target_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 target;   /**< world point the anchor is pulled toward */
+	sinew_vec2 anchor;   /**< world point of body B that is pulled (the grabbed point) */
+	float hertz;         /**< stiffness as a natural frequency, Hz (> 0); default 5 */
+	float damping_ratio; /**< >= 0; default 0.7 */
+	float max_force;     /**< largest pull, N (>= 0); default INFINITY (no cap) */
+	int internal_value;
+} sinew_target_joint_def;
 
 /** A joint broke in the last step: its reaction exceeded a threshold. */
 typedef struct sinew_joint_broken_event {
