@@ -123,12 +123,31 @@ static bool def_is_valid(const sinew_ragdoll_def *d)
 	       (d->joint_model == SINEW_RAGDOLL_LOCAL || d->joint_model == SINEW_RAGDOLL_GODOT);
 }
 
+/* Refuse a call through the rig's world (the process-wide callback without a rig). */
+static bool refuse(const sinew_rig *rig, sinew_error code, const char *message)
+{
+	sinew_world_report_error(rig ? sinew_rig_get_world(rig) : sinew_null_world_id, code, message);
+	return false;
+}
+
 sinew_ragdoll *sinew_create_ragdoll(sinew_rig *rig, const sinew_ragdoll_def *def)
 {
 	sinew_ragdoll_def d = def ? *def : sinew_default_ragdoll_def();
-	if (rig == NULL || !def_is_valid(&d)) return NULL;
+	if (rig == NULL) {
+		refuse(rig, SINEW_ERROR_INVALID_ARGUMENT, "sinew_create_ragdoll: rig is NULL");
+		return NULL;
+	}
+	if (!def_is_valid(&d)) {
+		refuse(rig, SINEW_ERROR_INVALID_ARGUMENT,
+		       "sinew_create_ragdoll: the def has a radius or mass <= 0, negative damping, a band with lower > upper, "
+		       "a negative duration or probe offset, or an unknown joint model");
+		return NULL;
+	}
 	sinew_ragdoll *rd = calloc(1, sizeof *rd);
-	if (rd == NULL) return NULL;
+	if (rd == NULL) {
+		refuse(rig, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_ragdoll: out of memory");
+		return NULL;
+	}
 	rd->rig = rig;
 	rd->world = sinew_rig_get_world(rig);
 	rd->def = d;
@@ -314,7 +333,6 @@ static bool enter_ragdoll(sinew_ragdoll *rd)
 	if (!sinew_rig_get_pose(rd->rig, &pose)) return false;
 	if (rd->state == SINEW_RIG_RECOVERING) {
 		sinew_ragdoll_get_parts(rd, parts);
-		pose = rd->recovery.end;
 	} else {
 		for (int p = 0; p < SINEW_PART_COUNT; ++p) parts[p] = sinew_rig_get_part(rd->rig, p);
 		rd->pre = pose;
@@ -356,13 +374,13 @@ bool sinew_ragdoll_snap_to_standing(sinew_ragdoll *rd)
 
 bool sinew_ragdoll_update(sinew_ragdoll *rd, float dt)
 {
-	if (rd == NULL || !(dt > 0.0f) || !isfinite(dt)) return false;
+	if (rd == NULL) return false;
+	if (!(dt > 0.0f) || !isfinite(dt)) return refuse(rd->rig, SINEW_ERROR_INVALID_ARGUMENT, "sinew_ragdoll_update: dt must be finite and > 0");
 	switch (rd->state) {
 	case SINEW_RIG_ANIMATED:
+	case SINEW_RIG_RAGDOLL: /* the rig keeps its bookkeeping (contacts, momentum) and poses nothing */
 		rd->unsolved = false;
 		return sinew_rig_update(rd->rig, dt);
-	case SINEW_RIG_RAGDOLL:
-		return true;
 	case SINEW_RIG_RECOVERING:
 		if (!ragdoll_recovery_step(rd, dt)) return true;
 		ragdoll_finish_recovery(rd);
@@ -374,7 +392,9 @@ bool sinew_ragdoll_update(sinew_ragdoll *rd, float dt)
 
 bool sinew_ragdoll_set_joint_model(sinew_ragdoll *rd, sinew_ragdoll_joint_model model)
 {
-	if (rd == NULL || (model != SINEW_RAGDOLL_LOCAL && model != SINEW_RAGDOLL_GODOT)) return false;
+	if (rd == NULL) return false;
+	if (model != SINEW_RAGDOLL_LOCAL && model != SINEW_RAGDOLL_GODOT)
+		return refuse(rd->rig, SINEW_ERROR_INVALID_ARGUMENT, "sinew_ragdoll_set_joint_model: unknown joint model");
 	rd->def.joint_model = model;
 	return true;
 }

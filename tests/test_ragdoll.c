@@ -717,7 +717,17 @@ static void test_state_machine(void **state)
 	assert_true(sinew_ragdoll_set_enabled(f.rd, true));
 	assert_true(sinew_joint_get_type(sinew_ragdoll_get_joint(f.rd, SINEW_PART_LEFT_LOWER_LEG)) == SINEW_PIN_JOINT);
 	assert_true(sinew_ragdoll_snap_to_standing(f.rd));
+	/* Misuse is reported and refused. */
 	assert_null(sinew_create_ragdoll(NULL, NULL));
+	assert_int_equal(f.rec.count, 1);
+	sinew_ragdoll_def bad = sinew_default_ragdoll_def();
+	bad.bodies[SINEW_PART_HEAD].mass = -1.0f;
+	assert_null(sinew_create_ragdoll(f.rig, &bad));
+	assert_false(sinew_ragdoll_update(f.rd, 0.0f));
+	assert_false(sinew_ragdoll_set_joint_model(f.rd, (sinew_ragdoll_joint_model)7));
+	assert_int_equal(f.rec.count, 4);
+	assert_int_equal(f.rec.last_code, SINEW_ERROR_INVALID_ARGUMENT);
+	f.rec.count = 0;
 	teardown(&f);
 }
 
@@ -763,8 +773,10 @@ static void test_rapid_toggles(void **state)
 	teardown(&f);
 }
 
-int main(void)
+/* An argument picks the tests to run by name pattern (valgrind runs the toggle test alone). */
+int main(int argc, char **argv)
 {
+	if (argc > 1) cmocka_set_test_filter(argv[1]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_right),
 		cmocka_unit_test(test_entry_left),
