@@ -5,7 +5,7 @@
  *   - each --expect NAME is where the trace's last frame says it is: a body ("ball"), a rig's part
  *     ("stick.head") or all ten parts of a rig ("stick") are projected through the camera the
  *     viewer used (the scene framed at step 0, as sinew-view frames it) and there must be ink within
- *     --radius pixels (default 3) of each;
+ *     --radius pixels (default 3) of each (of a rig's head, which is a ring, near the ring);
  *   - --expect-at NAME X Y R: the trace puts body NAME's origin within R pixels of pixel (X, Y);
  *   - --differs OTHER.png: the two shots differ in at least 0.2% of the pixels above the status
  *     line (the status line always differs: it shows the step).
