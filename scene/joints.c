@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const scene_joint_type_names[] = {"pin", "revolute", "prismatic", "weld", "distance", "wheel", NULL};
+const char *const scene_joint_type_names[] = {"pin", "revolute", "prismatic", "weld", "distance", "wheel", "target",
+                                               NULL};
 
 /* local_anchor_a, local_anchor_b and reference_angle: the authored frames of saved scenes (any type). */
 #define JOINT_COMMON "name", "type", "body_a", "body_b", "collide_connected", "break_force", "break_torque", "enabled", \
@@ -25,8 +26,9 @@ static const char *const distance_keys[] = {JOINT_COMMON, "anchor_a", "anchor_b"
                                             "max_length", "spring", "motor", NULL};
 static const char *const wheel_keys[] = {JOINT_COMMON, "anchor", "axis", "local_axis_a", "spring", "limit", "motor",
                                          NULL};
+static const char *const target_keys[] = {JOINT_COMMON, "target", "anchor", "hertz", "damping_ratio", "max_force", NULL};
 static const char *const *const keys_of_type[SINEW_JOINT_TYPE_COUNT] = {
-	pin_keys, revolute_keys, prismatic_keys, weld_keys, distance_keys, wheel_keys};
+	pin_keys, revolute_keys, prismatic_keys, weld_keys, distance_keys, wheel_keys, target_keys};
 
 static const char *const limit_frame_names[] = {"local", "world", NULL};
 
@@ -261,6 +263,21 @@ static bool parse_lengths(scene_parser *p, json_t *j, const char *path, sinew_di
 	return true;
 }
 
+/* target (required), anchor (default: the target, the point grabbed where it is), hertz,
+ * damping_ratio, max_force (absent: no cap). */
+static bool parse_target(scene_parser *p, json_t *j, const char *path, scene_joint_desc *out)
+{
+	sinew_target_joint_def *d = &out->def.target;
+	*d = sinew_default_target_joint_def();
+	if (!parse_base(p, j, path, out, &d->base) || !get_point(p, j, path, "target", out, false, &d->target)) return false;
+	d->anchor = d->target;
+	bool has_anchor = json_object_get(j, "anchor") != NULL || out->has_local_anchors;
+	return (!has_anchor || get_point(p, j, path, "anchor", out, true, &d->anchor)) &&
+	       scene_get_number(p, j, path, "hertz", SCENE_POSITIVE, &d->hertz) &&
+	       scene_get_number(p, j, path, "damping_ratio", SCENE_NON_NEGATIVE, &d->damping_ratio) &&
+	       scene_get_number(p, j, path, "max_force", SCENE_NON_NEGATIVE, &d->max_force);
+}
+
 static bool parse_joint(scene_parser *p, json_t *j, const char *path, scene_joint_desc *out)
 {
 	char child[SCENE_PATH_SIZE];
@@ -276,7 +293,7 @@ static bool parse_joint(scene_parser *p, json_t *j, const char *path, scene_join
 		if (!json_is_string(type)) return scene_fail(p, child, "expected a joint type (a string)");
 		return scene_fail(p, child,
 		                  "unknown joint type \"%s\" (expected \"pin\", \"revolute\", \"prismatic\", \"weld\", "
-		                  "\"distance\" or \"wheel\")",
+		                  "\"distance\", \"wheel\" or \"target\")",
 		                  json_string_value(type));
 	}
 	out->type = (sinew_joint_type)t;
@@ -336,6 +353,7 @@ static bool parse_joint(scene_parser *p, json_t *j, const char *path, scene_join
 		       parse_limit(p, j, path, UNIT_LENGTH, false, &d->limit) &&
 		       parse_motor(p, j, path, UNIT_DEGREES, "max_torque", &d->motor);
 	}
+	case SINEW_TARGET_JOINT: return parse_target(p, j, path, out);
 	case SINEW_JOINT_TYPE_COUNT:
 		break;
 	}
@@ -438,6 +456,13 @@ static sinew_joint_id build_joint(sinew_world_id world, const scene_desc *desc, 
 		d.base.body_a = a, d.base.body_b = b;
 		d.anchor = sinew_add(d.anchor, offset);
 		return sinew_create_wheel_joint(world, &d);
+	}
+	case SINEW_TARGET_JOINT: {
+		sinew_target_joint_def d = j->def.target;
+		d.base.body_a = a, d.base.body_b = b;
+		d.target = sinew_add(d.target, offset);
+		d.anchor = sinew_add(d.anchor, offset);
+		return sinew_create_target_joint(world, &d);
 	}
 	case SINEW_JOINT_TYPE_COUNT:
 		break;

@@ -190,6 +190,7 @@ static void draw_joint_extras(const sinew_world *w, const sinew_debug_draw *d, c
 	}
 	case SINEW_WELD_JOINT:
 	case SINEW_DISTANCE_JOINT:
+	case SINEW_TARGET_JOINT:
 	case SINEW_JOINT_TYPE_COUNT: break;
 	}
 	(void)w;
@@ -216,6 +217,7 @@ static float joint_gap(const sinew_joint *j, const sinew_joint_frame *f, sinew_v
 		float lo = j->min_length, hi = j->max_length;
 		return len < lo ? lo - len : (len > hi ? len - hi : 0.0f);
 	}
+	case SINEW_TARGET_JOINT: return 0.0f; /* soft: a stretched target spring is doing its job, not failing */
 	case SINEW_JOINT_TYPE_COUNT: break;
 	}
 	return 0.0f;
@@ -227,6 +229,7 @@ static void draw_joints(const sinew_world *w, const sinew_debug_draw *d)
 	const sinew_color rod = rgba(0.15f, 0.55f, 0.55f, 1.0f);
 	const sinew_color anchor = rgba(0.1f, 0.1f, 0.2f, 1.0f);
 	const sinew_color gap = rgba(0.9f, 0.05f, 0.05f, 1.0f);
+	const sinew_color spring = rgba(0.1f, 0.6f, 0.3f, 1.0f);
 	float r = d->axis_scale * w->lengths;
 	int n = (int)stbds_arrlen(w->joints);
 	for (int ji = 0; ji < n; ++ji) {
@@ -239,6 +242,13 @@ static void draw_joints(const sinew_world *w, const sinew_debug_draw *d)
 			if (j->edges[0].body != SINEW_NULL_INDEX) segment(d, f.center_a, f.p_a, arm);
 			segment(d, f.center_b, f.p_b, arm);
 			if (j->type == SINEW_DISTANCE_JOINT) segment(d, f.p_a, f.p_b, rod);
+			if (j->type == SINEW_TARGET_JOINT) {
+				/* the spring from the grabbed point to the target, and a cross on the target */
+				sinew_vec2 dx = {0.4f * r, 0.0f}, dy = {0.0f, 0.4f * r};
+				segment(d, f.p_a, f.p_b, spring);
+				segment(d, sinew_sub(f.p_a, dx), sinew_add(f.p_a, dx), spring);
+				segment(d, sinew_sub(f.p_a, dy), sinew_add(f.p_a, dy), spring);
+			}
 			sinew_vec2 from, to;
 			if (joint_gap(j, &f, &from, &to) > w->linear_slop) segment(d, from, to, gap);
 			point(d, f.p_a, 5.0f, anchor);
@@ -276,7 +286,10 @@ void sinew_world_draw(sinew_world_id world, const sinew_debug_draw *draw)
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_draw: draw is NULL");
 		return;
 	}
+	/* A callback that creates or destroys would change the arrays this walk is reading. */
+	const char *prev = sinew_world_lock_for(w, "a draw callback is running");
 	if (draw->draw_shapes || draw->draw_aabbs || draw->draw_transforms) draw_bodies(w, draw);
 	if (draw->draw_joints || draw->draw_joint_extras) draw_joints(w, draw);
 	if (draw->draw_contacts) draw_contacts(w, draw);
+	sinew_world_unlock(w, prev);
 }

@@ -50,6 +50,18 @@ sinew_distance_joint_def sinew_default_distance_joint_def(void)
 	return d;
 }
 
+sinew_target_joint_def sinew_default_target_joint_def(void)
+{
+	sinew_target_joint_def d;
+	memset(&d, 0, sizeof d);
+	d.base = default_base();
+	d.hertz = 5.0f;
+	d.damping_ratio = 0.7f;
+	d.max_force = INFINITY;
+	d.internal_value = SINEW_DEF_COOKIE;
+	return d;
+}
+
 /* ---------------------------------------------------------------- handles */
 
 int sinew_joint_edge_of(const sinew_joint *j, int32_t body)
@@ -119,7 +131,9 @@ static bool check_motor(sinew_world *w, const char *fn, const sinew_joint_motor 
 	if (!sinew_is_finite(m->speed)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "motor speed must be finite");
 	if (isnan(m->max_effort) || m->max_effort < 0.0f)
 		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "motor max_effort must be >= 0");
-	return true;
+	/* INFINITY effort is documented (a motor that always reaches its speed); the speed is bounded */
+	if (!sinew_check_within(w, fn, "motor speed", m->speed, sinew_world_max_speed(w))) return false;
+	return isinf(m->max_effort) || sinew_check_within(w, fn, "motor max_effort", m->max_effort, SINEW_MAX_FORCE);
 }
 
 static bool check_spring(sinew_world *w, const char *fn, const sinew_joint_spring *s)
@@ -129,7 +143,8 @@ static bool check_spring(sinew_world *w, const char *fn, const sinew_joint_sprin
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "spring hertz, damping_ratio and target must be finite");
 	if (s->hertz <= 0.0f || s->damping_ratio < 0.0f)
 		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "spring hertz must be > 0 and damping_ratio >= 0");
-	return true;
+	return sinew_check_within(w, fn, "spring hertz", s->hertz, SINEW_MAX_HERTZ) &&
+	       sinew_check_within(w, fn, "spring damping_ratio", s->damping_ratio, SINEW_MAX_COEFFICIENT);
 }
 
 static bool check_nonneg(sinew_world *w, const char *fn, const char *what, float x)
@@ -233,18 +248,16 @@ typedef struct common_frame {
 static int32_t create_joint(sinew_world *w, sinew_joint_type type, const sinew_joint_base_def *base,
                             const common_frame *cf)
 {
+	uint32_t generation = sinew_world_next_generation(w);
 	int32_t index;
-	uint16_t generation;
 	if (w->joint_free != SINEW_NULL_INDEX) {
 		index = w->joint_free;
 		w->joint_free = w->joints[index].next_free;
-		generation = (uint16_t)(w->joints[index].generation + 1);
 	} else {
 		index = (int32_t)stbds_arrlen(w->joints);
 		sinew_joint blank;
 		memset(&blank, 0, sizeof blank);
 		stbds_arrput(w->joints, blank);
-		generation = 1;
 	}
 	sinew_joint *j = &w->joints[index];
 	memset(j, 0, sizeof *j);
@@ -290,7 +303,7 @@ static bool begin_create(sinew_world_id world_id, const char *fn, sinew_world **
 static bool open_def(sinew_world_id world_id, const char *fn, const void *def, const sinew_joint_base_def *base,
                      int internal_value, sinew_world **w, int32_t *ia, int32_t *ib)
 {
-	if (!begin_create(world_id, fn, w)) return false;
+	if (!begin_create(world_id, fn, w) || !sinew_world_can_create(*w, fn)) return false;
 	if (def == NULL) return bad(*w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL");
 	return check_base(*w, base, internal_value, fn, ia, ib);
 }
@@ -300,7 +313,8 @@ static bool open_def(sinew_world_id world_id, const char *fn, const void *def, c
 
 static bool check_anchor(sinew_world *w, const char *fn, sinew_vec2 anchor)
 {
-	return finite2(anchor) || bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite");
+	if (!finite2(anchor)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite");
+	return sinew_check_within_vec(w, fn, "anchor", anchor, sinew_world_max_coordinate(w));
 }
 
 /* The pair's contacts follow the new joint's collide_connected; hand out its id. */
@@ -482,6 +496,33 @@ sinew_joint_id sinew_create_wheel_joint(sinew_world_id world_id, const sinew_whe
 	return close_def(w, index);
 }
 
+static bool check_target_tuning(sinew_world *w, const char *fn, float hertz, float damping_ratio, float max_force)
+{
+	if (!sinew_is_finite(hertz) || !sinew_is_finite(damping_ratio) || isnan(max_force))
+		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "hertz and damping_ratio must be finite, max_force a number");
+	if (hertz <= 0.0f || damping_ratio < 0.0f || max_force < 0.0f)
+		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "hertz must be > 0, damping_ratio and max_force >= 0");
+	return true;
+}
+
+sinew_joint_id sinew_create_target_joint(sinew_world_id world_id, const sinew_target_joint_def *def)
+{
+	const char *fn = "sinew_create_target_joint";
+	sinew_world *w;
+	int32_t ia, ib;
+	if (!OPEN_DEF(def)) return sinew_null_joint_id;
+	if (!finite2(def->target) || !finite2(def->anchor))
+		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "target and anchor must be finite"), sinew_null_joint_id;
+	if (!check_target_tuning(w, fn, def->hertz, def->damping_ratio, def->max_force)) return sinew_null_joint_id;
+	common_frame cf = frame_at(ia, ib, def->target, def->anchor);
+	int32_t index = create_joint(w, SINEW_TARGET_JOINT, &def->base, &cf);
+	sinew_joint *j = &w->joints[index];
+	j->linear_hertz = def->hertz;
+	j->linear_zeta = def->damping_ratio;
+	j->max_force = def->max_force;
+	return close_def(w, index);
+}
+
 /* ---------------------------------------------------------------- destruction and state */
 
 void sinew_joint_destroy_internal(sinew_world *w, int32_t index)
@@ -610,6 +651,7 @@ static bool has_limit(sinew_joint_type t)
 	case SINEW_WHEEL_JOINT: return true;
 	case SINEW_WELD_JOINT:
 	case SINEW_DISTANCE_JOINT:
+	case SINEW_TARGET_JOINT:
 	case SINEW_JOINT_TYPE_COUNT: return false;
 	}
 	return false;
@@ -624,6 +666,7 @@ static bool has_spring(sinew_joint_type t)
 	case SINEW_WHEEL_JOINT: return true;
 	case SINEW_PIN_JOINT:
 	case SINEW_WELD_JOINT:
+	case SINEW_TARGET_JOINT: /* its spring is set with sinew_target_joint_set_tuning */
 	case SINEW_JOINT_TYPE_COUNT: return false;
 	}
 	return false;
@@ -631,12 +674,13 @@ static bool has_spring(sinew_joint_type t)
 
 static bool has_motor(sinew_joint_type t)
 {
-	return t != SINEW_WELD_JOINT;
+	return t != SINEW_WELD_JOINT && t != SINEW_TARGET_JOINT;
 }
 
 static bool feature_refused(sinew_world *w, const char *fn, const sinew_joint *j, const char *feature)
 {
-	static const char *const names[SINEW_JOINT_TYPE_COUNT] = {"pin", "revolute", "prismatic", "weld", "distance", "wheel"};
+	static const char *const names[SINEW_JOINT_TYPE_COUNT] = {"pin", "revolute", "prismatic", "weld", "distance", "wheel",
+	                                                                 "target"};
 	sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: a %s joint has no %s", fn, names[j->type], feature);
 	return false;
 }
@@ -738,6 +782,62 @@ bool sinew_pin_joint_set_softness(sinew_joint_id joint_id, float softness, float
 	j->softness = softness;
 	j->bias = bias;
 	wake_joint_bodies(w, j);
+	return true;
+}
+
+/* The target as a world point: the stored anchor on A carried by A's transform. */
+static sinew_vec2 target_point(const sinew_world *w, const sinew_joint *j)
+{
+	int32_t ia = j->edges[0].body;
+	return ia == SINEW_NULL_INDEX ? j->local_anchor_a : sinew_transform_point(w->bodies[ia].xf, j->local_anchor_a);
+}
+
+bool sinew_target_joint_set_target(sinew_joint_id joint_id, sinew_vec2 target)
+{
+	const char *fn = "sinew_target_joint_set_target";
+	JOINT_MUT_OR(false, fn);
+	if (j->type != SINEW_TARGET_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a target joint");
+	if (!finite2(target)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "target must be finite");
+	int32_t ia = j->edges[0].body;
+	sinew_vec2 local = ia == SINEW_NULL_INDEX ? target : sinew_inv_transform_point(w->bodies[ia].xf, target);
+	if (local.x == j->local_anchor_a.x && local.y == j->local_anchor_a.y) return true;
+	j->local_anchor_a = local;
+	wake_joint_bodies(w, j);
+	return true;
+}
+
+sinew_vec2 sinew_target_joint_get_target(sinew_joint_id joint_id)
+{
+	const char *fn = "sinew_target_joint_get_target";
+	JOINT_OR(sinew_v2(0.0f, 0.0f), fn);
+	if (j->type != SINEW_TARGET_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a target joint"), sinew_v2(0.0f, 0.0f);
+	return target_point(w, j);
+}
+
+bool sinew_target_joint_set_tuning(sinew_joint_id joint_id, float hertz, float damping_ratio, float max_force)
+{
+	const char *fn = "sinew_target_joint_set_tuning";
+	JOINT_MUT_OR(false, fn);
+	if (j->type != SINEW_TARGET_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a target joint");
+	if (!check_target_tuning(w, fn, hertz, damping_ratio, max_force)) return false;
+	j->linear_hertz = hertz;
+	j->linear_zeta = damping_ratio;
+	j->max_force = max_force;
+	wake_joint_bodies(w, j);
+	return true;
+}
+
+bool sinew_target_joint_get_tuning(sinew_joint_id joint_id, float *hertz, float *damping_ratio, float *max_force)
+{
+	const char *fn = "sinew_target_joint_get_tuning";
+	if (hertz != NULL) *hertz = 0.0f;
+	if (damping_ratio != NULL) *damping_ratio = 0.0f;
+	if (max_force != NULL) *max_force = 0.0f;
+	JOINT_OR(false, fn);
+	if (j->type != SINEW_TARGET_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a target joint");
+	if (hertz != NULL) *hertz = j->linear_hertz;
+	if (damping_ratio != NULL) *damping_ratio = j->linear_zeta;
+	if (max_force != NULL) *max_force = j->max_force;
 	return true;
 }
 
@@ -891,7 +991,8 @@ float sinew_joint_get_linear_error(sinew_joint_id joint_id)
 	switch ((sinew_joint_type)j->type) {
 	case SINEW_PIN_JOINT:
 	case SINEW_REVOLUTE_JOINT:
-	case SINEW_WELD_JOINT: return sinew_length(d);
+	case SINEW_WELD_JOINT:
+	case SINEW_TARGET_JOINT: return sinew_length(d);
 	case SINEW_PRISMATIC_JOINT:
 	case SINEW_WHEEL_JOINT: return sinew_absf(sinew_dot(sinew_left_perp(sinew_joint_axis(j, &f)), d));
 	case SINEW_DISTANCE_JOINT: {
@@ -963,6 +1064,7 @@ float sinew_joint_get_limit_violation(sinew_joint_id joint_id)
 		value = sinew_distance(f.p_a, f.p_b), lower = j->min_length, upper = j->max_length;
 		break;
 	case SINEW_WELD_JOINT:
+	case SINEW_TARGET_JOINT:
 	case SINEW_JOINT_TYPE_COUNT:
 	default: return 0.0f;
 	}
@@ -980,7 +1082,11 @@ int sinew_body_get_joints(sinew_body_id body_id, sinew_joint_id *out, int capaci
 {
 	sinew_world *w;
 	sinew_body *b = sinew_body_lookup(body_id, &w, "sinew_body_get_joints");
-	if (b == NULL || out == NULL) return 0;
+	if (b == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		bad(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_get_joints", "no room to write into");
+		return 0;
+	}
 	int32_t bi = body_id.index1 - 1;
 	int n = 0;
 	for (int32_t ji = b->joint_list; ji != SINEW_NULL_INDEX && n < capacity;) {
@@ -994,7 +1100,11 @@ int sinew_body_get_joints(sinew_body_id body_id, sinew_joint_id *out, int capaci
 int sinew_world_get_joints(sinew_world_id world_id, sinew_joint_id *out, int capacity)
 {
 	sinew_world *w = sinew_world_get(world_id, "sinew_world_get_joints");
-	if (w == NULL || out == NULL) return 0;
+	if (w == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		bad(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_get_joints", "no room to write into");
+		return 0;
+	}
 	int n = 0, count = (int)stbds_arrlen(w->joints);
 	for (int32_t ji = 0; ji < count && n < capacity; ++ji) {
 		if (w->joints[ji].in_use) out[n++] = make_joint_id(w, ji);

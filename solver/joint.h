@@ -22,7 +22,7 @@ typedef struct sinew_joint_row {
 	float c;            /* position error */
 	float speed;        /* motors: the row drives Cdot to this */
 	float max_impulse;  /* motors: bound per substep (set by the solver from max_effort * h) */
-	float max_effort;   /* motors: N or N m (INFINITY: unbounded) */
+	float max_effort;   /* motors: N or N m (INFINITY: unbounded); springs: a cap when > 0 (0: none) */
 	float hertz, zeta;  /* springs */
 	float compliance;   /* compliant rows */
 	float bias_rate;    /* 0: the world's joint softness */
@@ -56,6 +56,7 @@ typedef struct sinew_joint {
 	float linear_hertz, linear_zeta, angular_hertz, angular_zeta; /* weld */
 	float length, min_length, max_length;                       /* distance */
 	float softness, bias;                                        /* pin */
+	float max_force;                                             /* target (hertz and zeta in linear_*) */
 	float break_force, break_torque;
 	void *user_data;
 	/* solver results */
@@ -66,7 +67,7 @@ typedef struct sinew_joint {
 	int32_t row_count;
 	int32_t tree_node; /* node in the joint tree, -1 when its rigid rows are solved one by one */
 	int32_t next_free;
-	uint16_t generation;
+	uint32_t generation;
 	uint8_t type;
 	bool in_use, enabled, broken, collide_connected, active;
 } sinew_joint;
@@ -115,6 +116,7 @@ int sinew_prismatic_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew
 int sinew_weld_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_distance_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_wheel_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+int sinew_target_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 
 /* Shared row builders (joint_rows.c). */
 void sinew_row_point(sinew_joint_row *rows, const sinew_joint_frame *f); /* two rows: anchors coincide */

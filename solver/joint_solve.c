@@ -16,6 +16,7 @@ static int joint_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_jo
 	case SINEW_WELD_JOINT: return sinew_weld_rows(j, f, rows);
 	case SINEW_DISTANCE_JOINT: return sinew_distance_rows(j, f, rows);
 	case SINEW_WHEEL_JOINT: return sinew_wheel_rows(j, f, rows);
+	case SINEW_TARGET_JOINT: return sinew_target_rows(j, f, rows);
 	case SINEW_JOINT_TYPE_COUNT: break;
 	}
 	return 0;
@@ -165,6 +166,7 @@ static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool u
 		float a1 = 2.0f * row->zeta + h * omega, a2 = h * omega * a1, a3 = 1.0f / (1.0f + a2);
 		float bias_rate = omega / a1, mass_scale = a2 * a3, impulse_scale = a3;
 		total = old - rc->eff_mass * mass_scale * (cdot + bias_rate * row->c) - impulse_scale * old;
+		if (row->max_effort > 0.0f) total = sinew_clampf(total, -row->max_impulse, row->max_impulse);
 		break;
 	}
 	}

@@ -82,6 +82,8 @@ static void bench_prints_table_and_json(void **state)
 	assert_non_null(strstr(line, "steps"));
 	assert_non_null(strstr(line, "ms/step median"));
 	assert_non_null(strstr(line, "ms/step min"));
+	assert_non_null(strstr(line, "cpu median"));
+	assert_non_null(strstr(line, "cpu min"));
 	assert_non_null(strstr(line, "quality"));
 	const char *names[] = {"stack10", "chain100"};
 	const char *quality[] = {"energy", "sep"};
@@ -90,14 +92,15 @@ static void bench_prints_table_and_json(void **state)
 		assert_non_null(line);
 		char scene[64], kind[32];
 		int bodies, joints, contacts, steps;
-		double median, min, q;
-		int fields = sscanf(line, "%63s %d %d %d %d %lf %lf %31s %lf", scene, &bodies, &joints, &contacts, &steps,
-		                    &median, &min, kind, &q);
-		assert_int_equal(fields, 9);
+		double median, min, cpu_median, cpu_min, q;
+		int fields = sscanf(line, "%63s %d %d %d %d %lf %lf %lf %lf %31s %lf", scene, &bodies, &joints, &contacts,
+		                    &steps, &median, &min, &cpu_median, &cpu_min, kind, &q);
+		assert_int_equal(fields, 11);
 		assert_string_equal(scene, names[i]);
 		assert_string_equal(kind, quality[i]);
 		assert_int_equal(steps, 20);
 		assert_true(median >= min && min > 0.0);
+		assert_true(cpu_median >= cpu_min && cpu_min > 0.0);
 	}
 	assert_null(strtok(NULL, "\n"));
 	free(out);
@@ -110,7 +113,7 @@ static void bench_prints_table_and_json(void **state)
 	assert_true(json_is_array(rows));
 	assert_int_equal(json_array_size(rows), 2);
 	const char *keys[] = {"engine", "scene", "file", "bodies", "joints", "contacts", "steps", "repeat",
-	                      "ms_per_step", "ms_per_step_min", "quality_kind", "quality"};
+	                      "ms_per_step", "ms_per_step_min", "cpu_ms_per_step", "cpu_ms_per_step_min", "quality_kind", "quality"};
 	for (size_t i = 0; i < 2; ++i) {
 		json_t *row = json_array_get(rows, i);
 		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
@@ -167,7 +170,8 @@ static void check_peer(const char *engine, const char *header, const char *build
 	json_error_t error;
 	json_t *row = json_loads(line, JSON_DISABLE_EOF_CHECK, &error);
 	if (row == NULL) fail_msg("not JSON: %s", line);
-	const char *keys[] = {"engine", "scene", "bodies", "joints", "steps", "ms_per_step", "quality_kind", "quality"};
+	const char *keys[] = {"engine", "scene", "bodies", "joints", "steps", "ms_per_step", "cpu_ms_per_step",
+	                      "quality_kind", "quality"};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
 		if (json_object_get(row, keys[k]) == NULL) fail_msg("no key \"%s\" in %s", keys[k], line);
 	}
@@ -200,6 +204,26 @@ static void chipmunk_peer_runs(void **state)
 	           "-ljansson -lm");
 }
 
+/* Box2D v3 is not a package: with BOX2D_V3 (a checkout) and BOX2D_V3_BUILD (its Release build
+ * directory, as make bench-peers BOX2D_V3=DIR makes it) in the environment the peer is built
+ * against them and run; otherwise skipped. */
+static void box2d_v3_peer_runs(void **state)
+{
+	(void)state;
+	const char *dir = getenv("BOX2D_V3"), *build = getenv("BOX2D_V3_BUILD");
+	char header[PATH_MAX], command[3 * PATH_MAX];
+	snprintf(header, sizeof header, "%s/include/box2d/box2d.h", dir != NULL ? dir : "/nonexistent");
+	if (build == NULL || access(header, R_OK) != 0) {
+		print_message("box2d_v3_peer: skipped: set BOX2D_V3 (a Box2D v3 checkout) and BOX2D_V3_BUILD (its build)\n");
+		skip();
+	}
+	snprintf(command, sizeof command,
+	         "cc -O1 -std=c17 -D_POSIX_C_SOURCE=200809L -Ibench/peers -I%s/include bench/peers/box2d_v3_peer.c "
+	         "%s/src/libbox2d.a -ljansson -lm",
+	         dir, build);
+	check_peer("box2d_v3", header, command);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +231,7 @@ int main(void)
 		cmocka_unit_test(bench_refuses_bad_usage),
 		cmocka_unit_test(box2d_peer_runs),
 		cmocka_unit_test(chipmunk_peer_runs),
+		cmocka_unit_test(box2d_v3_peer_runs),
 	};
 	return cmocka_run_group_tests(tests, find_sinew, NULL);
 }

@@ -463,6 +463,11 @@ static sinew_joint_id make_joint_of_type(sinew_world_id w, sinew_joint_type type
 		d.base.body_a = a, d.base.body_b = b, d.anchor = sinew_v2(0.0f, 4.0f), d.axis = across;
 		return sinew_create_wheel_joint(w, &d);
 	}
+	case SINEW_TARGET_JOINT: { /* stiff enough that B's sag under gravity, g / (2 pi hertz)^2, is 0.3 mm */
+		sinew_target_joint_def d = sinew_default_target_joint_def();
+		d.base.body_a = a, d.base.body_b = b, d.target = d.anchor = sinew_v2(0.0f, 4.0f), d.hertz = 30.0f;
+		return sinew_create_target_joint(w, &d);
+	}
 	case SINEW_JOINT_TYPE_COUNT: break;
 	}
 	return sinew_null_joint_id;

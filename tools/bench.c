@@ -3,8 +3,12 @@
  * Each scene is loaded and run R times (default 3) on this thread. Step 0 builds caches and is
  * not timed; steps 1..N-1 are: the world step inside each sinew_scene_step (its CLOCK_MONOTONIC
  * readings, sinew_scene_get_world_step_seconds), not the script ops before it (spawning a
- * template is scene loading, not simulation; the peers leave it out too). A run's
- * figure is its mean ms/step; the table shows the median and the minimum over the R runs, the
+ * template is scene loading, not simulation; the peers leave it out too). The same steps are
+ * also timed in CPU time (CLOCK_PROCESS_CPUTIME_ID, sinew_scene_get_world_step_cpu_seconds): on
+ * a machine whose cores are shared with other work, wall time counts the time the process waited
+ * for a core, CPU time does not. A run's
+ * figure is its mean ms/step; the table shows the median and the minimum over the R runs (wall
+ * and CPU), the
  * world's counters after the last step, and one quality figure per scene (docs/benchmarks.md):
  *   sep     the largest joint separation (sinew_joint_get_linear_error) seen after any step,
  *           and the worst limit overshoot (sinew_joint_get_limit_violation), for scenes with
@@ -37,6 +41,7 @@ typedef struct bench_row {
 	const char *file;
 	int bodies, joints, contacts, awake, steps, repeat, errors;
 	double ms_median, ms_min;
+	double cpu_median, cpu_min; /* CPU ms/step */
 	quality_kind kind;
 	double quality;
 	double limit_degrees; /* worst limit overshoot, scenes with joints */
@@ -118,8 +123,8 @@ static double energy(const sinew_scene *scene, id_buffer *buffer)
 }
 
 /* Runs the scene once. Fills the row's counters and quality; returns the mean ms/step of steps
- * 1..N-1, or a negative number when the scene cannot be loaded. */
-static double run_once(const char *file, int steps_option, bench_row *row)
+ * 1..N-1 (their mean CPU ms/step in *cpu_ms), or a negative number when the scene cannot be loaded. */
+static double run_once(const char *file, int steps_option, bench_row *row, double *cpu_ms)
 {
 	char error[1024];
 	sinew_scene *scene = sinew_scene_load_file(file, error, sizeof error);
@@ -146,11 +151,14 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 	} else {
 		energy_start = energy(scene, &buffer);
 	}
-	double timed = 0.0;
+	double timed = 0.0, cpu = 0.0;
 	for (int i = 0; i < steps; ++i) {
-		double t0 = sinew_scene_get_world_step_seconds(scene);
+		double t0 = sinew_scene_get_world_step_seconds(scene), c0 = sinew_scene_get_world_step_cpu_seconds(scene);
 		sinew_scene_step(scene);
-		if (i > 0) timed += sinew_scene_get_world_step_seconds(scene) - t0;
+		if (i > 0) {
+			timed += sinew_scene_get_world_step_seconds(scene) - t0;
+			cpu += sinew_scene_get_world_step_cpu_seconds(scene) - c0;
+		}
 		if (sinew_world_get_counters(world).joint_count > 0) {
 			had_joints = true;
 			joint_errors(world, &buffer, &separation, &limit);
@@ -196,6 +204,7 @@ static double run_once(const char *file, int steps_option, bench_row *row)
 	memcpy(row->scene, name, len);
 	row->scene[len] = 0;
 	sinew_scene_destroy(scene);
+	*cpu_ms = steps > 1 ? 1000.0 * cpu / (steps - 1) : 0.0;
 	return steps > 1 ? 1000.0 * timed / (steps - 1) : 0.0;
 }
 
@@ -212,13 +221,14 @@ static void format_quality(char *out, size_t size, const bench_row *r)
 
 static void print_table(const bench_row *rows, int n)
 {
-	printf("%-16s %8s %7s %9s %6s %14s %11s  %s\n", "scene", "bodies", "joints", "contacts", "steps",
-	       "ms/step median", "ms/step min", "quality");
+	printf("%-16s %8s %7s %9s %6s %14s %11s %10s %7s  %s\n", "scene", "bodies", "joints", "contacts", "steps",
+	       "ms/step median", "ms/step min", "cpu median", "cpu min", "quality");
 	for (int i = 0; i < n; ++i) {
 		char q[64];
 		format_quality(q, sizeof q, &rows[i]);
-		printf("%-16s %8d %7d %9d %6d %14.3f %11.3f  %s\n", rows[i].scene, rows[i].bodies, rows[i].joints,
-		       rows[i].contacts, rows[i].steps, rows[i].ms_median, rows[i].ms_min, q);
+		printf("%-16s %8d %7d %9d %6d %14.3f %11.3f %10.3f %7.3f  %s\n", rows[i].scene, rows[i].bodies,
+		       rows[i].joints, rows[i].contacts, rows[i].steps, rows[i].ms_median, rows[i].ms_min, rows[i].cpu_median,
+		       rows[i].cpu_min, q);
 	}
 }
 
@@ -280,7 +290,8 @@ static bool write_json(const char *path, const bench_row *rows, int n)
 	fprintf(f, ", \"compiler\": ");
 	json_string(f, __VERSION__);
 #endif
-	fprintf(f, "},\n  \"method\": \"single thread; the world step of steps 1..N-1 timed with CLOCK_MONOTONIC (step 0 builds caches; script ops are not timed); "
+	fprintf(f, "},\n  \"method\": \"single thread; the world step of steps 1..N-1 timed with CLOCK_MONOTONIC (ms_per_step) and CLOCK_PROCESS_CPUTIME_ID "
+	           "(cpu_ms_per_step) (step 0 builds caches; script ops are not timed); "
 	           "ms/step per run = mean; median and min over the runs\",\n  \"rows\": [\n");
 	for (int i = 0; i < n; ++i) {
 		const bench_row *r = &rows[i];
@@ -294,6 +305,10 @@ static bool write_json(const char *path, const bench_row *rows, int n)
 		json_number(f, r->ms_median);
 		fprintf(f, ", \"ms_per_step_min\": ");
 		json_number(f, r->ms_min);
+		fprintf(f, ", \"cpu_ms_per_step\": ");
+		json_number(f, r->cpu_median);
+		fprintf(f, ", \"cpu_ms_per_step_min\": ");
+		json_number(f, r->cpu_min);
 		fprintf(f, ", \"quality_kind\": \"%s\", \"quality\": ", quality_names[r->kind]);
 		json_number(f, r->quality);
 		if (r->kind == QUALITY_SEPARATION) {
@@ -365,9 +380,9 @@ int bench_command(int argc, char **argv)
 		for (size_t i = 0; i < found.gl_pathc; ++i) files[file_count++] = found.gl_pathv[i];
 	}
 	bench_row *rows = calloc((size_t)file_count, sizeof *rows);
-	double *times = calloc((size_t)repeat, sizeof *times);
+	double *times = calloc((size_t)repeat, sizeof *times), *cpu_times = calloc((size_t)repeat, sizeof *cpu_times);
 	int status = BENCH_RAN;
-	if (rows == NULL || times == NULL) {
+	if (rows == NULL || times == NULL || cpu_times == NULL) {
 		status = BENCH_FAILED;
 		file_count = 0;
 	}
@@ -378,7 +393,7 @@ int bench_command(int argc, char **argv)
 		row->repeat = repeat;
 		bool loaded = true;
 		for (int r = 0; r < repeat; ++r) {
-			times[r] = run_once(files[s], steps, row);
+			times[r] = run_once(files[s], steps, row, &cpu_times[r]);
 			if (times[r] < 0.0) {
 				loaded = false;
 				break;
@@ -391,6 +406,9 @@ int bench_command(int argc, char **argv)
 		qsort(times, (size_t)repeat, sizeof *times, compare_doubles);
 		row->ms_min = times[0];
 		row->ms_median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+		qsort(cpu_times, (size_t)repeat, sizeof *cpu_times, compare_doubles);
+		row->cpu_min = cpu_times[0];
+		row->cpu_median = repeat % 2 ? cpu_times[repeat / 2] : 0.5 * (cpu_times[repeat / 2 - 1] + cpu_times[repeat / 2]);
 		if (row->errors > 0) {
 			fprintf(stderr, "sinew bench: %s: the engine reported %d error(s)\n", row->file, row->errors);
 			if (status == BENCH_RAN) status = BENCH_FAILED;
@@ -405,6 +423,7 @@ int bench_command(int argc, char **argv)
 	}
 	free(rows);
 	free(times);
+	free(cpu_times);
 	free(files);
 	if (globbed) globfree(&found);
 	return status;

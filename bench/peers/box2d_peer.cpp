@@ -105,6 +105,7 @@ static bool add_shape(b2Body *body, const peer_shape &s, const b2Filter &filter)
 
 struct run_result {
 	double ms;
+	double cpu_ms; // the same steps in CPU time
 	double script_ms; // the script ops' time per step, not in ms
 	double quality;
 	double limit; // worst limit overshoot, radians (scenes with joints)
@@ -320,7 +321,7 @@ static run_result run_once(const peer_scene &s, int steps, bool *stand_ins)
 		energy_start = energy(world, gravity);
 	}
 	float dt = (float)(1.0 / s.hz);
-	double timed = 0.0, script = 0.0;
+	double timed = 0.0, script = 0.0, cpu = 0.0;
 	int taken = 0;
 	double began = peer_now();
 	for (int i = 0; i < steps; ++i) {
@@ -328,13 +329,14 @@ static run_result run_once(const peer_scene &s, int steps, bool *stand_ins)
 		taken = i + 1;
 		double t0 = peer_now();
 		peer_world_apply_ops(&pw, i); // script work: not timed, as sinew times only the world step
-		double t1 = peer_now();
+		double t1 = peer_now(), c1 = peer_cpu_now();
 		if (s.has_springs) apply_springs(pw);
 		world.Step(dt, 8, 3);
-		double t2 = peer_now();
+		double t2 = peer_now(), c2 = peer_cpu_now();
 		if (i > 0) {
 			script += t1 - t0;
 			timed += t2 - t1;
+			cpu += c2 - c1;
 		}
 		if (kind == 0) joint_errors(pw, &separation, &limit);
 	}
@@ -342,6 +344,7 @@ static run_result run_once(const peer_scene &s, int steps, bool *stand_ins)
 	r.taken = taken;
 	r.limit = limit;
 	r.ms = 1000.0 * timed / (taken - 1);
+	r.cpu_ms = 1000.0 * cpu / (taken - 1);
 	r.script_ms = 1000.0 * script / (taken - 1);
 	if (kind == 0) {
 		r.quality = separation;
@@ -378,12 +381,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (steps < 0) steps = s.steps;
-	std::vector<double> times((size_t)repeat);
+	std::vector<double> times((size_t)repeat), cpu_times((size_t)repeat);
 	bool stand_ins = false;
-	run_result r = {0, 0, 0, 0, 0, 0, 0, 0};
+	run_result r = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 	int runs = 0;
 	while (runs < repeat) {
 		r = run_once(s, steps, &stand_ins);
+		cpu_times[(size_t)runs] = r.cpu_ms;
 		times[(size_t)runs++] = r.ms;
 		if (r.taken < steps) break;
 	}
@@ -404,7 +408,7 @@ int main(int argc, char **argv)
 		         r.taken, steps, peer_max_seconds);
 		notes += stop;
 	}
-	peer_print_result("box2d", &s, r.bodies, r.joints, r.contacts, r.taken, runs, times.data(), r.script_ms, r.quality,
+	peer_print_result("box2d", &s, r.bodies, r.joints, r.contacts, r.taken, runs, times.data(), cpu_times.data(), r.script_ms, r.quality,
 	                  r.limit, notes.c_str());
 	return 0;
 }

@@ -29,7 +29,7 @@
 #include "peer_world.h"
 
 typedef struct run_result {
-	double ms, script_ms, quality; /* script_ms: the script ops' time per step, not in ms */
+	double ms, cpu_ms, script_ms, quality; /* cpu_ms: the same steps in CPU time; script_ms: the script ops' time per step, not in ms */
 	double limit; /* worst limit overshoot, radians (scenes with joints) */
 	int contacts, taken; /* taken: steps taken (fewer than asked when --max-seconds stopped the run) */
 	int bodies, joints;
@@ -306,7 +306,7 @@ static run_result run_once(const peer_scene *s, int steps)
 	} else if (kind == 2) {
 		energy_start = energy((cpBody **)pw.bodies, pw.body_count, g);
 	}
-	double dt = 1.0 / s->hz, timed = 0.0, script = 0.0;
+	double dt = 1.0 / s->hz, timed = 0.0, script = 0.0, cpu = 0.0;
 	int taken = 0;
 	double began = peer_now();
 	for (int i = 0; i < steps; ++i) {
@@ -314,17 +314,18 @@ static run_result run_once(const peer_scene *s, int steps)
 		taken = i + 1;
 		double t0 = peer_now();
 		peer_world_apply_ops(&pw, i); /* script work: not timed, as sinew times only the world step */
-		double t1 = peer_now();
+		double t1 = peer_now(), c1 = peer_cpu_now();
 		cpSpaceStep(space, dt);
-		double t2 = peer_now();
+		double t2 = peer_now(), c2 = peer_cpu_now();
 		if (i > 0) {
 			script += t1 - t0;
 			timed += t2 - t1;
+			cpu += c2 - c1;
 		}
 		if (kind == 0) joint_errors(&pw, &separation, &limit);
 	}
-	run_result r = {1000.0 * timed / (taken - 1), 1000.0 * script / (taken - 1), 0.0, limit, 0, taken, pw.live_bodies,
-	                pw.joint_count};
+	run_result r = {1000.0 * timed / (taken - 1), 1000.0 * cpu / (taken - 1), 1000.0 * script / (taken - 1), 0.0,
+	                limit, 0, taken, pw.live_bodies, pw.joint_count};
 	if (kind == 0) {
 		r.quality = separation;
 	} else if (kind == 1) {
@@ -356,11 +357,12 @@ int main(int argc, char **argv)
 	peer_scene s;
 	if (!peer_scene_load(file, &s)) return 2;
 	if (steps < 0) steps = s.steps;
-	double *times = calloc((size_t)repeat, sizeof *times);
-	run_result r = {0, 0, 0, 0, 0, 0, 0, 0};
+	double *times = calloc((size_t)repeat, sizeof *times), *cpu_times = calloc((size_t)repeat, sizeof *cpu_times);
+	run_result r = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 	int runs = 0;
 	while (runs < repeat) {
 		r = run_once(&s, steps);
+		cpu_times[runs] = r.cpu_ms;
 		times[runs++] = r.ms;
 		if (r.taken < steps) break;
 	}
@@ -375,8 +377,9 @@ int main(int argc, char **argv)
 		snprintf(notes + n, sizeof notes - n, "; stopped after %d of %d steps (--max-seconds %g)", r.taken, steps,
 		         peer_max_seconds);
 	}
-	peer_print_result("chipmunk", &s, r.bodies, r.joints, r.contacts, r.taken, runs, times, r.script_ms, r.quality,
+	peer_print_result("chipmunk", &s, r.bodies, r.joints, r.contacts, r.taken, runs, times, cpu_times, r.script_ms, r.quality,
 	                  r.limit, notes);
 	free(times);
+	free(cpu_times);
 	return 0;
 }

@@ -719,6 +719,15 @@ static inline double peer_now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* This process's CPU time, s: beside the wall time, as sinew bench reports both (a shared machine
+ * stretches wall time by the time the process waited for a core). */
+static inline double peer_cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static inline int peer_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -789,21 +798,31 @@ static inline void peer_json_number(double x)
 	}
 }
 
-/* One line of JSON: the peer's result for one scene. script_ms: the script ops' time per step
- * (spawn, destroy_group), which is not in ms_per_step; limit: the worst limit overshoot (radians),
- * printed in degrees for scenes with joints as sinew bench's limit_overshoot_deg. */
-static inline void peer_print_result(const char *engine, const peer_scene *s, int bodies, int joints, int contacts,
-                                     int steps, int repeat, double *times, double script_ms, double quality,
-                                     double limit, const char *notes)
+static inline double peer_median(double *times, int repeat)
 {
 	qsort(times, (size_t)repeat, sizeof *times, peer_cmp_double);
-	double median = repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+	return repeat % 2 ? times[repeat / 2] : 0.5 * (times[repeat / 2 - 1] + times[repeat / 2]);
+}
+
+/* One line of JSON: the peer's result for one scene. times and cpu_times: each run's wall and CPU
+ * ms/step (sorted here); script_ms: the script ops' time per step (spawn, destroy_group), which is
+ * not in ms_per_step; limit: the worst limit overshoot (radians), printed in degrees for scenes
+ * with joints as sinew bench's limit_overshoot_deg. */
+static inline void peer_print_result(const char *engine, const peer_scene *s, int bodies, int joints, int contacts,
+                                     int steps, int repeat, double *times, double *cpu_times, double script_ms,
+                                     double quality, double limit, const char *notes)
+{
+	double median = peer_median(times, repeat), cpu_median = peer_median(cpu_times, repeat);
 	printf("{\"engine\": \"%s\", \"scene\": \"%s\", \"bodies\": %d, \"joints\": %d, \"contacts\": %d, "
 	       "\"steps\": %d, \"repeat\": %d, \"ms_per_step\": ",
 	       engine, s->name, bodies, joints, contacts, steps, repeat);
 	peer_json_number(median);
 	printf(", \"ms_per_step_min\": ");
 	peer_json_number(times[0]);
+	printf(", \"cpu_ms_per_step\": ");
+	peer_json_number(cpu_median);
+	printf(", \"cpu_ms_per_step_min\": ");
+	peer_json_number(cpu_times[0]);
 	if (s->op_count > 0) {
 		printf(", \"script_ms_per_step\": ");
 		peer_json_number(script_ms);

@@ -5,6 +5,10 @@
 # runs each, and prints one table (bench/peers/compare.py). A peer whose package is missing is
 # skipped with a message. PEER_MAX_SECONDS (default 300) bounds one peer run: a run that goes
 # past it stops and reports the steps it took (the table says so).
+# Box2D v3: with BOX2D_V3=DIR (a Box2D v3 checkout) the library is built from DIR in Release
+# (BOX2D_SAMPLES=OFF, no unit tests) into BOX2D_V3_BUILD (default BUILD/peers/box2d_v3) and
+# box2d_v3_peer.c against it; without DIR that column is left out with a message. BENCH_PEERS
+# picks peers (default: all of box2d chipmunk box2d_v3 that can be built).
 BUILD=${1:-build}
 REPEAT=${2:-3}
 shift 2 2>/dev/null
@@ -14,10 +18,16 @@ MAX_SECONDS=${PEER_MAX_SECONDS:-300}
 OUT=$BUILD/peers
 mkdir -p "$OUT"
 
-sh scripts/deps.sh box2d chipmunk || echo "bench-peers: could not install every peer package; peers without one are skipped" >&2
+WANT=${BENCH_PEERS:-box2d chipmunk box2d_v3}
+wants() { case " $WANT " in *" $1 "*) return 0 ;; esac; return 1; }
+if wants box2d || wants chipmunk; then
+	sh scripts/deps.sh box2d chipmunk || echo "bench-peers: could not install every peer package; peers without one are skipped" >&2
+fi
 
 PEERS=""
-if [ -f /usr/include/box2d/box2d.h ]; then
+if ! wants box2d; then
+	:
+elif [ -f /usr/include/box2d/box2d.h ]; then
 	if g++ -O2 -std=c++17 -Wall -Wextra -Ibench/peers bench/peers/box2d_peer.cpp -o "$OUT/box2d_peer" -lbox2d -ljansson; then
 		PEERS="$PEERS box2d"
 	else
@@ -26,7 +36,9 @@ if [ -f /usr/include/box2d/box2d.h ]; then
 else
 	echo "bench-peers: skipping Box2D: libbox2d-dev is not installed (sudo apt-get install libbox2d-dev)" >&2
 fi
-if [ -f /usr/include/chipmunk/chipmunk.h ]; then
+if ! wants chipmunk; then
+	:
+elif [ -f /usr/include/chipmunk/chipmunk.h ]; then
 	if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ibench/peers bench/peers/chipmunk_peer.c -o "$OUT/chipmunk_peer" -lchipmunk -ljansson -lm; then
 		PEERS="$PEERS chipmunk"
 	else
@@ -34,6 +46,24 @@ if [ -f /usr/include/chipmunk/chipmunk.h ]; then
 	fi
 else
 	echo "bench-peers: skipping Chipmunk: libchipmunk-dev is not installed (sudo apt-get install libchipmunk-dev)" >&2
+fi
+if ! wants box2d_v3; then
+	:
+elif [ -z "$BOX2D_V3" ]; then
+	echo "bench-peers: no Box2D v3 column: give a Box2D v3 checkout with BOX2D_V3=DIR (make bench-peers BOX2D_V3=DIR)" >&2
+elif [ ! -f "$BOX2D_V3/include/box2d/box2d.h" ] || [ ! -f "$BOX2D_V3/CMakeLists.txt" ]; then
+	echo "bench-peers: no Box2D v3 column: $BOX2D_V3 is not a Box2D v3 checkout (no include/box2d/box2d.h)" >&2
+else
+	V3_BUILD=${BOX2D_V3_BUILD:-$OUT/box2d_v3}
+	if cmake -S "$BOX2D_V3" -B "$V3_BUILD" -DCMAKE_BUILD_TYPE=Release -DBOX2D_SAMPLES=OFF -DBOX2D_UNIT_TESTS=OFF \
+		-DBOX2D_BENCHMARKS=OFF > "$OUT/box2d_v3_cmake.log" 2>&1 &&
+		cmake --build "$V3_BUILD" --target box2d -j 2 >> "$OUT/box2d_v3_cmake.log" 2>&1 &&
+		cc -O2 -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ibench/peers -I"$BOX2D_V3/include" \
+			bench/peers/box2d_v3_peer.c -o "$OUT/box2d_v3_peer" "$V3_BUILD/src/libbox2d.a" -ljansson -lm; then
+		PEERS="$PEERS box2d_v3"
+	else
+		echo "bench-peers: skipping Box2D v3: the library or box2d_v3_peer did not build (see $OUT/box2d_v3_cmake.log)" >&2
+	fi
 fi
 
 RESULTS=$OUT/results.jsonl

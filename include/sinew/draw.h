@@ -19,7 +19,8 @@
  *   segment between the two anchors where they have separated by more than the linear slop
  *   (pin, revolute, weld); revolute and pin angle limits as a violet arc around the anchor from
  *   lower to upper with a line along the current angle (local limits turn with body A, world
- *   limits do not); prismatic and wheel axes and linear limits as a line with end ticks.
+ *   limits do not); prismatic and wheel axes and linear limits as a line with end ticks; target
+ *   joints as a green line from the grabbed point to the target, with a cross on the target.
  *   Contacts: points (red: new this step, dark blue: persisted), normals as green segments.
  *   AABBs: magenta outlines. */
 #ifndef SINEW_DRAW_H

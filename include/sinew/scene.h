@@ -13,6 +13,7 @@
 #ifndef SINEW_SCENE_H
 #define SINEW_SCENE_H
 
+#include "rig.h"
 #include "sinew.h"
 
 #include <stddef.h>
@@ -42,6 +43,8 @@ SINEW_API sinew_world_id sinew_scene_get_world(const sinew_scene *scene);
 SINEW_API float sinew_scene_get_hz(const sinew_scene *scene);
 /** Solver substeps per step (world.substeps). */
 SINEW_API int sinew_scene_get_substeps(const sinew_scene *scene);
+/** Change the substeps of the steps to come (1..64; the viewer's +/- keys). False when out of range. */
+SINEW_API bool sinew_scene_set_substeps(sinew_scene *scene, int substeps);
 /** Steps `sinew run` takes by default (world.steps). */
 SINEW_API int sinew_scene_get_default_steps(const sinew_scene *scene);
 /** Steps taken so far: the number of the next step (0 before the first). */
@@ -52,6 +55,9 @@ SINEW_API int sinew_scene_get_step(const sinew_scene *scene);
 SINEW_API bool sinew_scene_step(sinew_scene *scene);
 /** Wall-clock seconds spent inside sinew_world_step so far (scripts and traces excluded), s. */
 SINEW_API double sinew_scene_get_world_step_seconds(const sinew_scene *scene);
+/** The same steps in this process's CPU time (CLOCK_PROCESS_CPUTIME_ID): steadier than wall time
+ * on a machine whose cores are shared, s. */
+SINEW_API double sinew_scene_get_world_step_cpu_seconds(const sinew_scene *scene);
 /** Engine errors reported while stepping (script ops the engine refused and the like). */
 SINEW_API int sinew_scene_get_error_count(const sinew_scene *scene);
 /** The last of those errors, "step N: message" ("" when there was none). */
@@ -90,6 +96,15 @@ SINEW_API int sinew_scene_get_joint_index(const sinew_scene *scene, sinew_joint_
 SINEW_API int sinew_scene_get_named_joint_count(const sinew_scene *scene);
 /** The i-th named joint (0 <= i < count): its index in "joints", or -1 when i is out of range. */
 SINEW_API int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i);
+
+/** Rigs the file made ("rigs"), in file order. */
+SINEW_API int sinew_scene_get_rig_count(const sinew_scene *scene);
+/** The rig made from rigs[index] (owned by the scene), or NULL when index is out of range. */
+SINEW_API sinew_rig *sinew_scene_get_rig(const sinew_scene *scene, int index);
+/** The name of rigs[index], or NULL when it has none (or index is out of range). */
+SINEW_API const char *sinew_scene_get_rig_name(const sinew_scene *scene, int index);
+/** The rig with this name, or NULL when there is none. */
+SINEW_API sinew_rig *sinew_scene_find_rig(const sinew_scene *scene, const char *name);
 
 /** Templates of the file ("templates"): how many there are. */
 SINEW_API int sinew_scene_get_template_count(const sinew_scene *scene);

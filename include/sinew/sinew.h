@@ -60,6 +60,10 @@ SINEW_API bool sinew_world_is_valid(sinew_world_id world);
 SINEW_API bool sinew_world_step(sinew_world_id world, float dt, int substeps);
 /** 64-bit hash of every body's position, angle and velocities, bit for bit, in creation order. */
 SINEW_API uint64_t sinew_world_get_hash(sinew_world_id world);
+/** True when every body's position, rotation and velocity is finite. Otherwise reports
+ * SINEW_ERROR_NOT_FINITE naming the first such body (its index and name-free handle) and the step,
+ * and returns false. Debug builds (SINEW_ASSERT on) run it after every step. */
+SINEW_API bool sinew_world_is_finite(sinew_world_id world);
 SINEW_API sinew_counters sinew_world_get_counters(sinew_world_id world);
 /** The world's live bodies / joints in slot order (creation order until destroyed slots are
  * reused): writes up to capacity ids and returns how many it wrote (counters say how many exist). */
@@ -76,6 +80,10 @@ SINEW_API bool sinew_world_set_restitution_threshold(sinew_world_id world, float
 /** Replace this world's error callback (NULL: use the process-wide one). */
 SINEW_API bool sinew_world_set_error_callback(sinew_world_id world, sinew_error_fn *fn, void *context);
 SINEW_API void *sinew_world_get_user_data(sinew_world_id world);
+/** Report an error through the world's error callback (the process-wide one for a stale or null
+ * world), as the engine's own calls do: for layers built on this API (rig.h, ragdoll.h). An
+ * out-of-range code is reported as SINEW_ERROR_INVALID_ARGUMENT. */
+SINEW_API void sinew_world_report_error(sinew_world_id world, sinew_error code, const char *message);
 SINEW_API float sinew_world_get_length_units_per_meter(sinew_world_id world);
 SINEW_API sinew_contact_events sinew_world_get_contact_events(sinew_world_id world);
 SINEW_API sinew_sensor_events sinew_world_get_sensor_events(sinew_world_id world);
@@ -227,6 +235,7 @@ SINEW_API sinew_prismatic_joint_def sinew_default_prismatic_joint_def(void);
 SINEW_API sinew_weld_joint_def sinew_default_weld_joint_def(void);
 SINEW_API sinew_distance_joint_def sinew_default_distance_joint_def(void);
 SINEW_API sinew_wheel_joint_def sinew_default_wheel_joint_def(void);
+SINEW_API sinew_target_joint_def sinew_default_target_joint_def(void);
 
 /** Create a joint. World anchors and axes are turned into each body's local frame now, so the joint
  * stays right however the bodies move later. Refused (null id): stale bodies, a body jointed to
@@ -237,6 +246,7 @@ SINEW_API sinew_joint_id sinew_create_prismatic_joint(sinew_world_id world, cons
 SINEW_API sinew_joint_id sinew_create_weld_joint(sinew_world_id world, const sinew_weld_joint_def *def);
 SINEW_API sinew_joint_id sinew_create_distance_joint(sinew_world_id world, const sinew_distance_joint_def *def);
 SINEW_API sinew_joint_id sinew_create_wheel_joint(sinew_world_id world, const sinew_wheel_joint_def *def);
+SINEW_API sinew_joint_id sinew_create_target_joint(sinew_world_id world, const sinew_target_joint_def *def);
 SINEW_API bool sinew_destroy_joint(sinew_joint_id joint);
 SINEW_API bool sinew_joint_is_valid(sinew_joint_id joint);
 SINEW_API sinew_joint_type sinew_joint_get_type(sinew_joint_id joint);
@@ -269,6 +279,12 @@ SINEW_API bool sinew_weld_joint_set_softness(sinew_joint_id joint, float linear_
 SINEW_API bool sinew_distance_joint_set_lengths(sinew_joint_id joint, float length, float min_length, float max_length);
 /** Pin softness (Godot units) and bias (1/s, 0 = default). */
 SINEW_API bool sinew_pin_joint_set_softness(sinew_joint_id joint, float softness, float bias);
+/** Move a target joint's target to this world point, length units (wakes body B when it moves). */
+SINEW_API bool sinew_target_joint_set_target(sinew_joint_id joint, sinew_vec2 target);
+/** The target joint's target as a world point, length units (zero for another type, reported). */
+SINEW_API sinew_vec2 sinew_target_joint_get_target(sinew_joint_id joint);
+/** Target joint spring: hertz (> 0), damping ratio (>= 0) and the largest pull max_force (N, >= 0; INFINITY: no cap). */
+SINEW_API bool sinew_target_joint_set_tuning(sinew_joint_id joint, float hertz, float damping_ratio, float max_force);
 
 /* The joint as authored (what a scene file needs to rebuild it exactly). A stale id is reported and
  * reads as zeros / false. */
@@ -293,6 +309,8 @@ SINEW_API bool sinew_weld_joint_get_softness(sinew_joint_id joint, float *linear
                                              float *angular_hertz, float *angular_damping_ratio);
 /** Pin softness (Godot units) and bias (1/s, 0 = default); pointers may be NULL. */
 SINEW_API bool sinew_pin_joint_get_softness(sinew_joint_id joint, float *softness, float *bias);
+/** Target joint spring: hertz, damping ratio and max force (N, INFINITY: no cap); pointers may be NULL. */
+SINEW_API bool sinew_target_joint_get_tuning(sinew_joint_id joint, float *hertz, float *damping_ratio, float *max_force);
 /** Replace the authored anchors (body-local, length units; the world point for the world side). */
 SINEW_API bool sinew_joint_set_local_anchors(sinew_joint_id joint, sinew_vec2 local_anchor_a, sinew_vec2 local_anchor_b);
 /** Replace the axis in A's frame (prismatic, wheel); kept as given when within 1e-5 of unit length, else normalised. */

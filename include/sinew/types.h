@@ -11,6 +11,22 @@
 extern "C" {
 #endif
 
+/* The numeric envelope (docs/guide.md). Inside it a finite input gives finite state; an input
+ * outside it is refused (SINEW_ERROR_INVALID_ARGUMENT, the message names the value and the limit).
+ * Lengths, speeds and accelerations are in metres and scale with length_units_per_meter. */
+#define SINEW_MAX_COORDINATE 1.0e6f     /**< m: |x|, |y| of a body position or a world point */
+#define SINEW_MAX_SIZE 1.0e4f           /**< m: a shape's radius or a vertex's distance from its body origin */
+#define SINEW_MAX_SPEED 1.0e5f          /**< m/s: velocities, maximum_linear_speed, motor speeds */
+#define SINEW_MAX_ANGULAR_SPEED 1.0e4f  /**< rad/s: angular velocities and angular motor speeds */
+#define SINEW_MAX_ACCELERATION 1.0e5f   /**< m/s^2: gravity (times a body's gravity_scale) */
+#define SINEW_MAX_DENSITY 1.0e9f        /**< kg/m^2 */
+#define SINEW_MAX_MASS 1.0e15f          /**< kg, and kg m^2 for rotational inertia over m^2 */
+#define SINEW_MAX_FORCE 1.0e15f         /**< N, N m, N s: forces, torques, impulses, motor efforts */
+#define SINEW_MAX_HERTZ 1.0e5f          /**< Hz: contact, joint and spring stiffness */
+#define SINEW_MAX_COEFFICIENT 1.0e3f    /**< friction, restitution, damping ratios, gravity_scale */
+#define SINEW_MIN_STEP 1.0e-5f          /**< s: smallest dt of sinew_world_step */
+#define SINEW_MAX_STEP 1.0f             /**< s: largest dt of sinew_world_step */
+
 /** World settings. Get one from sinew_default_world_def(), then change what you need. */
 typedef struct sinew_world_def {
 	sinew_vec2 gravity;            /**< length units / s^2; default (0, -10) */
@@ -169,6 +185,7 @@ typedef enum sinew_joint_type {
 	SINEW_WELD_JOINT,      /**< glues two bodies, rigid or soft */
 	SINEW_DISTANCE_JOINT,  /**< rod, rope or spring between two anchors; motor */
 	SINEW_WHEEL_JOINT,     /**< point on an axis with a suspension spring and limit; rotation motor */
+	SINEW_TARGET_JOINT,    /**< soft spring with a maximum force pulling a point of body B toward a target (the mouse joint) */
 	SINEW_JOINT_TYPE_COUNT
 } sinew_joint_type;
 
@@ -279,6 +296,19 @@ typedef struct sinew_wheel_joint_def {
 	sinew_joint_motor motor;   /**< drives the rotation of B relative to A, N m */
 	int internal_value;
 } sinew_wheel_joint_def;
+
+/** Target joint (the mouse joint of a viewer or editor): a soft spring with a maximum force pulls
+ * the anchor point of body B toward the target. The target is fixed to body_a (or to the world when
+ * body_a is the null id, the usual case); move it with sinew_target_joint_set_target. */
+typedef struct sinew_target_joint_def {
+	sinew_joint_base_def base;
+	sinew_vec2 target;   /**< world point the anchor is pulled toward */
+	sinew_vec2 anchor;   /**< world point of body B that is pulled (the grabbed point) */
+	float hertz;         /**< stiffness as a natural frequency, Hz (> 0); default 5 */
+	float damping_ratio; /**< >= 0; default 0.7 */
+	float max_force;     /**< largest pull, N (>= 0); default INFINITY (no cap) */
+	int internal_value;
+} sinew_target_joint_def;
 
 /** A joint broke in the last step: its reaction exceeded a threshold. */
 typedef struct sinew_joint_broken_event {
