@@ -29,7 +29,7 @@ int sinew_target_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_jo
 			row->jb[k] = axes[r].x * xy[0].jb[k] + axes[r].y * xy[1].jb[k];
 		}
 		row->c = r == 0 ? len : 0.0f;
-		row->drift = axes[r].x * xy[0].drift + axes[r].y * xy[1].drift;
+		row->point = 0; /* turned: no longer the x or y row of a point */
 		row->kind = SINEW_ROW_SPRING;
 		row->hertz = j->linear_hertz;
 		row->zeta = j->linear_zeta;
