@@ -1,15 +1,27 @@
-# sinew: build, test, run. `make` builds build/libsinew.a, build/libsinew.so and build/sinew.
-# `make test` runs every test; `make test SAN=1` does it under ASan + UBSan; `make run` is the
-# quick start. Layering (DESIGN.md) is enforced by include paths: collision/ sees only include/
+# sinew: build, test, run. `make` builds build/libsinew.a, build/libsinew.so, build/sinew and the
+# viewer build/sinew-view. `make test` runs every test; `make test SAN=1` does it under ASan +
+# UBSan; `make run` is the quick start; `make test-viewer` checks the viewer's screenshots under a
+# virtual display (Xvfb). Only the viewer (tools/view/) sees SDL2: the library never links it.
+# Layering (docs/architecture.md) is enforced by include paths: collision/ sees only include/
 # and itself; solver/ adds collision/; scene/, tools/, rig/, ragdoll/ see include/ only.
 
+.DEFAULT_GOAL := all
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
-DEPS_OK := $(shell sh scripts/deps.sh >&2 && echo ok)
-ifneq ($(DEPS_OK),ok)
-$(error scripts/deps.sh could not provide the build dependencies (see the message above))
+
+# Parallel by default: one job per core unless the command line says otherwise (make -jN).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
+
+# Packages are checked per group of targets, only for the targets being built: a target that
+# needs group G lists `| deps-G` as an order-only prerequisite (scripts/deps.sh says what each
+# group holds: lib, test, viewer, test-viewer, fuzz, box2d, chipmunk). `make clean` and `make -n` check nothing.
+DEPS_GROUPS := lib test viewer test-viewer fuzz box2d chipmunk
+.PHONY: $(DEPS_GROUPS:%=deps-%)
+$(DEPS_GROUPS:%=deps-%): deps-%:
+	@sh scripts/deps.sh $*
 
 STB_CFLAGS := -isystem /usr/include/stb
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wmissing-prototypes -Wshadow -Wswitch
@@ -40,6 +52,13 @@ TEST_SRC      := $(wildcard tests/test_*.c)
 TEST_BIN      := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT  := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(OBJ)/%.o)
+TEST_OBJ      := $(TEST_SRC:%.c=$(OBJ)/%.o) $(TEST_SUPPORT_OBJ)
+
+# The shared library's version follows include/sinew/base.h; its SONAME carries the major only.
+version_part = $(shell sed -n 's/^\#define SINEW_VERSION_$(1) \([0-9]*\).*/\1/p' include/sinew/base.h)
+SO_MAJOR      := $(call version_part,MAJOR)
+SO_VERSION    := $(SO_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+SONAME        := libsinew.so.$(SO_MAJOR)
 
 INC_collision := -Iinclude -Icollision
 INC_solver    := -Iinclude -Icollision -Isolver
@@ -48,10 +67,22 @@ INC_rig       := -Iinclude
 INC_ragdoll   := -Iinclude
 INC_tools     := -Iinclude
 INC_tests     := -Iinclude -Icollision -Itests
+SDL_CFLAGS    := $(patsubst -I%,-isystem %,$(shell sdl2-config --cflags 2>/dev/null || echo -I/usr/include/SDL2))
+SDL_LIBS      := $(shell sdl2-config --libs 2>/dev/null || echo -lSDL2)
+INC_view      := -Iinclude -Itools $(SDL_CFLAGS)
+VIEW_SRC      := $(wildcard tools/view/*.c)
+VIEW_OBJ      := $(VIEW_SRC:%.c=$(OBJ)/%.o)
 
-.PHONY: all lib test run bench install clean golden format
-all: $(BUILD)/libsinew.a $(BUILD)/libsinew.so $(BUILD)/sinew
-lib: $(BUILD)/libsinew.a $(BUILD)/libsinew.so
+.PHONY: all lib test run bench install clean golden format test-viewer
+all: lib $(BUILD)/sinew $(BUILD)/sinew-view
+lib: $(BUILD)/libsinew.a $(BUILD)/libsinew.so $(BUILD)/$(SONAME)
+
+# Objects are kept (never deleted as intermediates), so a second `make test` compiles and links
+# nothing.
+.SECONDARY:
+$(LIB_OBJ) $(TOOL_OBJ): | deps-lib
+$(TEST_OBJ): | deps-test
+$(VIEW_OBJ): | deps-viewer
 
 # The include path of a file is chosen by its top-level directory.
 layer = $(firstword $(subst /, ,$(1)))
@@ -60,15 +91,26 @@ $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(INC_$(call layer,$<)) -MMD -MP -c $< -o $@
 
+# The viewer's files see SDL2's headers (the more specific rule wins over the one above).
+$(OBJ)/tools/view/%.o: tools/view/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(INC_view) -MMD -MP -c $< -o $@
+
 $(BUILD)/libsinew.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libsinew.so: $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/libsinew.so.$(SO_VERSION): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/$(SONAME) $(BUILD)/libsinew.so: $(BUILD)/libsinew.so.$(SO_VERSION)
+	ln -sf libsinew.so.$(SO_VERSION) $@
 
 $(BUILD)/sinew: $(TOOL_OBJ) $(BUILD)/libsinew.a
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(BUILD)/libsinew.a $(LDLIBS)
+
+$(BUILD)/sinew-view: $(VIEW_OBJ) $(OBJ)/tools/raster.o $(BUILD)/libsinew.a
+	$(CC) $(LDFLAGS) -o $@ $(VIEW_OBJ) $(OBJ)/tools/raster.o $(BUILD)/libsinew.a $(SDL_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a
 	@mkdir -p $(dir $@)
@@ -76,6 +118,10 @@ $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a
 
 test: $(TEST_BIN) $(BUILD)/sinew
 	@sh scripts/run_tests.sh $(BUILD) $(TEST_BIN)
+
+# Screenshots of scenes taken by sinew-view under xvfb-run and checked (scripts/test_viewer.sh).
+test-viewer: $(BUILD)/sinew-view | deps-test-viewer
+	@sh scripts/test_viewer.sh $(BUILD)
 
 run: all
 	@sh scripts/run_scenes.sh $(BUILD)/sinew scenes/*.json
@@ -95,13 +141,20 @@ bench-peers: $(BUILD)/sinew
 golden: $(BUILD)/sinew
 	@sh scripts/golden.sh $(BUILD)/sinew update
 
+# sinew.pc links libsinew.so; sinew-static.pc names libsinew.a itself, so that a static link
+# cannot pick the shared library up by accident.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/sinew $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/sinew/*.h $(DESTDIR)$(PREFIX)/include/sinew/
 	install -m 644 $(BUILD)/libsinew.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libsinew.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/sinew $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|' scripts/sinew.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sinew.pc
+	install -m 755 $(BUILD)/libsinew.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libsinew.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf libsinew.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsinew.so
+	install -m 755 $(BUILD)/sinew $(BUILD)/sinew-view $(DESTDIR)$(PREFIX)/bin/
+	for pc in sinew sinew-static; do \
+		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SO_VERSION)|' scripts/$$pc.pc.in \
+			> $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	done
 
 clean:
 	rm -rf build out

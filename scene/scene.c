@@ -389,6 +389,13 @@ sinew_world_id sinew_scene_get_world(const sinew_scene *scene)
 }
 float sinew_scene_get_hz(const sinew_scene *scene) { return scene != NULL ? scene->desc.hz : 0.0f; }
 int sinew_scene_get_substeps(const sinew_scene *scene) { return scene != NULL ? scene->desc.substeps : 0; }
+
+bool sinew_scene_set_substeps(sinew_scene *scene, int substeps)
+{
+	if (scene == NULL || substeps < 1 || substeps > 64) return false;
+	scene->desc.substeps = substeps;
+	return true;
+}
 int sinew_scene_get_default_steps(const sinew_scene *scene) { return scene != NULL ? scene->desc.steps : 0; }
 int sinew_scene_get_step(const sinew_scene *scene) { return scene != NULL ? scene->step : 0; }
 

@@ -1,16 +1,42 @@
 #!/bin/sh
-# Make sure the Debian packages the build needs are installed. Installs them (apt-get update
-# first) when their headers are missing and we are root; otherwise says what to install.
-# Quiet when everything is present. Exit 0 when the build can go ahead.
+# Make sure the Debian packages a group of targets needs are installed, and nothing more.
+# usage: deps.sh [GROUP...]   (no group means lib)
+#   lib       the library and the sinew program: libjansson-dev, libstb-dev
+#   test      the cmocka tests (make test): lib + libcmocka-dev
+#   viewer    the interactive viewer, build/sinew-view: lib + libsdl2-dev
+#   test-viewer   make test-viewer: viewer + xvfb, xauth (a virtual X display for screenshots)
+#   fuzz      the fuzzers: lib + clang
+#   box2d, chipmunk, sdl2, xvfb   one package each (make bench-peers asks for box2d chipmunk)
+# The Makefile runs it only as a prerequisite of the targets that need the group (deps-GROUP),
+# so `make clean` and `make -n` never run it. Installs what is missing (apt-get update first)
+# when we are root or have `sudo -n`; otherwise says what to install. Quiet when everything is
+# present. Exit 0 when the build can go ahead.
 need=""
-[ -f /usr/include/cmocka.h ] || need="$need libcmocka-dev"
-[ -f /usr/include/stb/stb_ds.h ] || need="$need libstb-dev"
-[ -f /usr/include/jansson.h ] || need="$need libjansson-dev"
-for extra in "$@"; do
-	case "$extra" in
-	box2d) [ -f /usr/include/box2d/box2d.h ] || need="$need libbox2d-dev" ;;
-	chipmunk) [ -f /usr/include/chipmunk/chipmunk.h ] || need="$need libchipmunk-dev" ;;
-	sdl2) [ -f /usr/include/SDL2/SDL.h ] || need="$need libsdl2-dev" ;;
+want() { # want FILE PACKAGE: add PACKAGE unless FILE exists (and PACKAGE is not listed yet)
+	[ -e "$1" ] && return
+	case " $need " in *" $2 "*) ;; *) need="$need $2" ;; esac
+}
+lib() {
+	want /usr/include/stb/stb_ds.h libstb-dev
+	want /usr/include/jansson.h libjansson-dev
+}
+xvfb() {
+	want /usr/bin/xvfb-run xvfb
+	want /usr/bin/xauth xauth
+}
+[ $# -eq 0 ] && set -- lib
+for group in "$@"; do
+	case "$group" in
+	lib) lib ;;
+	test) lib; want /usr/include/cmocka.h libcmocka-dev ;;
+	viewer) lib; want /usr/include/SDL2/SDL.h libsdl2-dev ;;
+	test-viewer) lib; want /usr/include/SDL2/SDL.h libsdl2-dev; xvfb ;;
+	xvfb) xvfb ;;
+	fuzz) lib; want /usr/bin/clang clang ;;
+	sdl2) want /usr/include/SDL2/SDL.h libsdl2-dev ;;
+	box2d) want /usr/include/box2d/box2d.h libbox2d-dev ;;
+	chipmunk) want /usr/include/chipmunk/chipmunk.h libchipmunk-dev ;;
+	*) echo "deps.sh: unknown group '$group' (lib, test, viewer, test-viewer, fuzz, sdl2, xvfb, box2d, chipmunk)" >&2; exit 2 ;;
 	esac
 done
 [ -z "$need" ] && exit 0

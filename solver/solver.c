@@ -80,7 +80,11 @@ static void integrate_positions(sinew_world *w, float h)
 		float speed2 = sinew_dot(b->v, b->v);
 		if (speed2 > max_speed2) b->v = sinew_scale(max_speed / sqrtf(speed2), b->v);
 		b->dp = sinew_mul_add(b->dp, h, b->v);
-		b->dq = sinew_integrate_rot(b->dq, h * b->w);
+		/* Kinematic bodies (no mass) turn by the exact angle: sinew_body_move_to promises the
+		 * target rotation at the end of the step even for a large turn per substep, where the
+		 * series of sinew_integrate_rot would fall short. */
+		if (b->inv_mass == 0.0f) b->dq = sinew_mul_rot(b->dq, sinew_make_rot(h * b->w));
+		else b->dq = sinew_integrate_rot(b->dq, h * b->w);
 	}
 }
 

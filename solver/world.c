@@ -457,6 +457,15 @@ void *sinew_world_get_user_data(sinew_world_id id)
 	return w != NULL ? w->def.user_data : NULL;
 }
 
+/* Layers built on the public API (rig/, ragdoll/) report their refusals through the world's own
+ * callback, as the engine's calls do; a stale world falls back to the process-wide one. */
+void sinew_world_report_error(sinew_world_id id, sinew_error code, const char *message)
+{
+	if (code <= SINEW_OK || code >= SINEW_ERROR_COUNT) code = SINEW_ERROR_INVALID_ARGUMENT;
+	sinew_world *w = sinew_world_is_valid(id) ? s_worlds[id.index1 - 1] : NULL;
+	sinew_world_error(w, code, "%s", message != NULL ? message : "(no message)");
+}
+
 float sinew_world_get_length_units_per_meter(sinew_world_id id)
 {
 	sinew_world *w = sinew_world_get(id, "sinew_world_get_length_units_per_meter");

@@ -217,6 +217,20 @@ static void stale_world(void **state)
 	f->rec.count = 0;
 }
 
+/* Layers on the public API report through the world's callback; a stale world falls back to the
+ * process-wide one; a bad code becomes invalid_argument. */
+static void report_error_through_world(void **state)
+{
+	fixture *f = *state;
+	int n = f->rec.count;
+	sinew_world_report_error(f->world, SINEW_ERROR_NOT_FINITE, "sinew_rig_set_marker: position is not finite");
+	expect_error(f, n, SINEW_ERROR_NOT_FINITE);
+	assert_string_equal(f->rec.last_message, "sinew_rig_set_marker: position is not finite");
+	sinew_world_report_error(sinew_null_world_id, (sinew_error)99, "a message for nobody in particular");
+	expect_error(f, n + 1, SINEW_ERROR_INVALID_ARGUMENT);
+	assert_unchanged(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +241,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_defs_and_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(stale_world, setup, teardown),
 		cmocka_unit_test(mass_override_lifecycle),
+		cmocka_unit_test_setup_teardown(report_error_through_world, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

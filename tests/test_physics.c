@@ -327,6 +327,18 @@ static void kinematic_move_to_reaches_target(void **state)
 	assert_float_near(xf.p.x, 1.0f, 1e-4);
 	assert_float_near(xf.p.y, -2.0f, 1e-4);
 	assert_float_near(sinew_rot_angle(xf.q), 0.5f, 1e-4);
+	/* a large turn in one step (2.9 rad, 0.73 rad per substep) arrives too, and so does the
+	 * reverse turn back */
+	target = sinew_make_transform(sinew_v2(1.0f, -2.0f), 3.4f);
+	assert_true(sinew_body_move_to(k, target, 1.0f / 60.0f));
+	step_n(world, 1);
+	xf = sinew_body_get_transform(k);
+	assert_float_near(sinew_relative_angle(xf.q, target.q), 0.0f, 1e-4);
+	target = sinew_make_transform(sinew_v2(1.0f, -2.0f), 0.6f);
+	assert_true(sinew_body_move_to(k, target, 1.0f / 60.0f));
+	step_n(world, 1);
+	xf = sinew_body_get_transform(k);
+	assert_float_near(sinew_relative_angle(xf.q, target.q), 0.0f, 1e-4);
 	sinew_destroy_world(world);
 }
 

@@ -208,7 +208,7 @@ static const glyph font[] = {
 	{')', ".#." "..#" "..#" "..#" ".#."}, {',', "..." "..." "..." ".#." "#.."},
 };
 
-static const char *glyph_rows(char c)
+const char *raster_glyph(char c)
 {
 	if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
 	for (size_t i = 0; i < sizeof font / sizeof font[0]; ++i)
@@ -226,7 +226,7 @@ int raster_text(raster *r, int x, int y, const char *text, int size, sinew_color
 {
 	int cx = x;
 	for (const char *c = text; *c != 0; ++c, cx += 4 * size) {
-		const char *rows = glyph_rows(*c);
+		const char *rows = raster_glyph(*c);
 		if (rows == NULL) continue;
 		for (int j = 0; j < 15; ++j)
 			if (rows[j] == '#') {

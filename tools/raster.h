@@ -46,6 +46,9 @@ void raster_rect(raster *r, int x0, int y0, int x1, int y1, sinew_color color);
 /* Text in the built-in 3x5 font (digits, A-Z, a few signs; lower case drawn as upper case), top-left
  * at pixel (x, y), each font pixel size x size. Returns the width drawn in pixels. */
 int raster_text(raster *r, int x, int y, const char *text, int size, sinew_color color);
+/* The glyph of c in that font: 15 characters, five rows of three, '#' for ink; NULL for a blank
+ * (a space or a character the font lacks). Lower case gives the upper case glyph. */
+const char *raster_glyph(char c);
 /* Width in pixels of text at that size. */
 int raster_text_width(const char *text, int size);
 

@@ -44,9 +44,13 @@ typedef struct sinew_ragdoll_body_def {
  * side from the live bend flags: the band below is for an unflipped limb in the rig frame and is
  * mirrored for a flipped one (and again for a LEFT-facing rig). */
 typedef struct sinew_ragdoll_joint_def {
-	bool limit;   /**< false: free (the neck) */
-	float lower;  /**< radians, relative to the entry pose's relative angle */
-	float upper;  /**< radians */
+	bool limit;         /**< false: free (the neck) */
+	float lower;        /**< radians (see from_straight) */
+	float upper;        /**< radians */
+	bool from_straight; /**< true (elbows, knees): the band is measured from the straight limb (0: the child
+	                         bone continues its parent), widened to take in the entry angle if that lies outside
+	                         it; false (shoulders, hips): from the entry pose's relative angle. The godot model
+	                         always measures from the entry (its world-frame centre line) */
 } sinew_ragdoll_joint_def;
 
 /** The tables and constants. Get one from sinew_default_ragdoll_def(); every entry may be edited. */
@@ -56,6 +60,10 @@ typedef struct sinew_ragdoll_def {
 	sinew_ragdoll_joint_model joint_model;           /**< default LOCAL */
 	uint32_t layer, mask;                            /**< collision filter of the bodies; default 1, 1 */
 	float friction;                                  /**< of the bodies' shapes; default 0.6 */
+	bool self_collide;                               /**< parts that are not joined collide with each other; default
+	                                                      false: the ragdoll's shapes share a collision group of
+	                                                      their own, so arms hanging over the legs do not burst
+	                                                      apart at the hand-off (joined parts never collide) */
 	float recovery_duration;                         /**< stand-up time, s; default 2.0 */
 	float probe_start_offset;                        /**< ground probe: start above the ragdoll's top; 50 */
 	float probe_end_offset;                          /**< ground probe: end below the ragdoll's bottom; 1500 */
@@ -78,6 +86,8 @@ SINEW_API bool sinew_ragdoll_update(sinew_ragdoll *ragdoll, float dt);
 SINEW_API bool sinew_ragdoll_set_enabled(sinew_ragdoll *ragdoll, bool enabled);
 SINEW_API bool sinew_ragdoll_toggle(sinew_ragdoll *ragdoll);
 SINEW_API bool sinew_ragdoll_is_enabled(const sinew_ragdoll *ragdoll);
+/** ANIMATED, RAGDOLL or RECOVERING (the rig's state, as this controller drives it). */
+SINEW_API sinew_rig_state sinew_ragdoll_get_state(const sinew_ragdoll *ragdoll);
 /** Finish now: from RAGDOLL or RECOVERING straight to the standing pre-ragdoll pose, ANIMATED. */
 SINEW_API bool sinew_ragdoll_snap_to_standing(sinew_ragdoll *ragdoll);
 /** Joint model for the next ragdoll built. */
@@ -89,6 +99,8 @@ SINEW_API sinew_body_id sinew_ragdoll_get_body(const sinew_ragdoll *ragdoll, sin
 SINEW_API sinew_joint_id sinew_ragdoll_get_joint(const sinew_ragdoll *ragdoll, sinew_rig_part part);
 /** The part as shown now: from the ragdoll's bodies while RAGDOLL, from the rig's skeleton otherwise. */
 SINEW_API sinew_rig_part_state sinew_ragdoll_get_part(const sinew_ragdoll *ragdoll, sinew_rig_part part);
+/** All ten parts as shown now (as sinew_ragdoll_get_part). */
+SINEW_API void sinew_ragdoll_get_parts(const sinew_ragdoll *ragdoll, sinew_rig_part_state parts[SINEW_PART_COUNT]);
 /** Largest anchor separation of the ragdoll's joints now, length units (0 when not ragdolled). */
 SINEW_API float sinew_ragdoll_get_joint_separation_max(const sinew_ragdoll *ragdoll);
 /** Largest overshoot of the ragdoll's joint limits now, in the joints' own frame, radians. */

@@ -150,6 +150,11 @@ SINEW_API sinew_world_id sinew_rig_get_world(const sinew_rig *rig);
 SINEW_API const char *sinew_rig_get_name(const sinew_rig *rig);
 SINEW_API void *sinew_rig_get_user_data(const sinew_rig *rig);
 SINEW_API const sinew_rig_skeleton *sinew_rig_get_skeleton(const sinew_rig *rig);
+/** The name of a part as traces and proxies spell it ("torso", "left_upper_arm", ...); NULL when
+ * part is out of range. */
+SINEW_API const char *sinew_rig_part_name(sinew_rig_part part);
+/** The layers the terrain queries see (the def's terrain_mask). */
+SINEW_API uint32_t sinew_rig_get_terrain_mask(const sinew_rig *rig);
 
 /* ---------------------------------------------------------------- one call per frame */
 
@@ -289,14 +294,55 @@ SINEW_API bool sinew_rig_is_visible(const sinew_rig *rig);
 
 /* ---------------------------------------------------------------- terrain motion (docs/terrain.md) */
 
+/* The terrain controller's constants, in one place: px, seconds, y down. Seed 001 §3 (the game's
+ * shipped tuning) first, then the terrain ones it assumes. */
+#define SINEW_RIG_AIR_DRAG_X 0.75f                    /**< exponential damping of air velocity x, 1/s */
+#define SINEW_RIG_AIR_POSE_START_SPEED 240.0f         /**< downward px/s where the air pose starts */
+#define SINEW_RIG_AIR_POSE_FULL_SPEED 1200.0f         /**< downward px/s of the full air pose */
+#define SINEW_RIG_AIR_POSE_RESPONSE 10.0f             /**< exponential blend response of the air pose, 1/s */
+#define SINEW_RIG_AIR_HAND_FORWARD 220.0f             /**< hands' rig-frame +x reach at full reach, px */
+#define SINEW_RIG_AIR_HAND_FORWARD_START_SPEED 80.0f  /**< downward px/s where the reach starts */
+#define SINEW_RIG_AIR_HAND_FORWARD_FULL_SPEED 520.0f  /**< downward px/s of the full reach */
+#define SINEW_RIG_AIR_HAND_LIFT 680.0f                /**< hands' upward lift at full weight, px */
+#define SINEW_RIG_AIR_HAND_FLAIL_X 20.0f              /**< hand flail amplitude, rig x, px */
+#define SINEW_RIG_AIR_HAND_FLAIL_Y 16.0f              /**< hand flail amplitude, rig y, px */
+#define SINEW_RIG_AIR_FOOT_FLAIL_X 14.0f              /**< foot flail amplitude, rig x, px */
+#define SINEW_RIG_AIR_FOOT_FLAIL_Y 10.0f              /**< foot flail amplitude, rig y, px */
+#define SINEW_RIG_AIR_FLAIL_HZ 12.0f                  /**< flail frequency, Hz (the sides half a cycle apart) */
+#define SINEW_RIG_HARD_LANDING_MIN_FALL_HEIGHT 80.0f  /**< vertical fall, px: below it a landing is soft */
+#define SINEW_RIG_HARD_LANDING_MAX_FALL_HEIGHT 900.0f /**< vertical fall, px: at or above it the deepest impact */
+#define SINEW_RIG_LANDING_COMPRESSION_MIN 32.0f       /**< torso marker drop at the minimum hard fall, px */
+#define SINEW_RIG_LANDING_COMPRESSION_MAX 160.0f      /**< torso marker drop at the maximum, px */
+#define SINEW_RIG_LANDING_HAND_DROP_MIN 270.0f        /**< hand marker drop at the minimum hard fall, px */
+#define SINEW_RIG_LANDING_HAND_DROP_MAX 520.0f        /**< hand marker drop at the maximum, px */
+#define SINEW_RIG_LANDING_COMPRESS_DURATION 0.08f     /**< impact compression (quadratic ease-out), s */
+#define SINEW_RIG_LANDING_RECOVER_DURATION 0.22f      /**< impact recovery (sine-out), s */
+#define SINEW_RIG_TERRAIN_GRAVITY 980.0f              /**< the controller's own fall acceleration, px/s^2 */
+#define SINEW_RIG_TERRAIN_MAX_FALL_SPEED 2400.0f      /**< cap of the downward air velocity, px/s (reached after a 2939 px fall) */
+#define SINEW_RIG_TERRAIN_SUPPORT_RANGE 48.0f         /**< ground this far below the feet still holds the rig, px */
+#define SINEW_RIG_TERRAIN_STEP_HEIGHT 64.0f           /**< highest rise a walker steps onto; higher is a wall, px */
+#define SINEW_RIG_TERRAIN_UPWARD_MIN 0.5f             /**< a surface is ground when its normal's upward part is at least this (slopes to 60 degrees) */
+#define SINEW_RIG_TERRAIN_KNEE_BEND 15.0f             /**< the hips ride this far below the rest pose's foot height (soft knees), px */
+#define SINEW_RIG_TERRAIN_PROBE_HALF_WIDTH 24.0f      /**< half width of the centre's ray fan, px */
+#define SINEW_RIG_TERRAIN_PROBE_RAYS 5                /**< rays in the centre's fan */
+#define SINEW_RIG_TERRAIN_FOOT_HALF_WIDTH 6.0f        /**< half width of a foot's ray fan, px */
+#define SINEW_RIG_TERRAIN_FOOT_RAYS 3                 /**< rays in a foot's fan */
+#define SINEW_RIG_WALK_STRIDE 160.0f                  /**< distance the body walks per gait cycle (two steps), px */
+#define SINEW_RIG_WALK_STEP_LIFT 30.0f                /**< height of a swinging foot at mid-swing, px */
+#define SINEW_RIG_WALK_BLEND_RESPONSE 8.0f            /**< how fast the stride grows when walking starts and fades when it stops, 1/s */
+
 /** Terrain following on (starts falling: AIRBORNE, as sinew_rig_begin_terrain_fall, when it was
  * DISABLED) or off (DISABLED with full cleanup: air pose restored, landing cancelled). */
 SINEW_API bool sinew_rig_set_terrain_following(sinew_rig *rig, bool enabled);
 /** Start AIRBORNE with zero air velocity. */
 SINEW_API bool sinew_rig_begin_terrain_fall(sinew_rig *rig);
 SINEW_API sinew_rig_motion sinew_rig_get_motion(const sinew_rig *rig);
-/** Walk at a signed horizontal speed, length units / s (0 stops); moves only while GROUNDED. */
+/** Walk at a signed horizontal speed, length units / s (0 stops); moves only while GROUNDED. A rig
+ * facing RIGHT or LEFT turns to face the walk. */
 SINEW_API bool sinew_rig_walk(sinew_rig *rig, float speed);
+/** The actual signed x velocity of the last grounded frame (0 when the walk was stopped or
+ * blocked), length units / s: what a walk off a ledge takes into the air. */
+SINEW_API float sinew_rig_get_walk_velocity(const sinew_rig *rig);
 /** The terrain controller's air velocity, length units / s (zero unless AIRBORNE). */
 SINEW_API sinew_vec2 sinew_rig_get_air_velocity(const sinew_rig *rig);
 /** True only during LANDING_IMPACT (the game's action-queue barrier). */

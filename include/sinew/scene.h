@@ -42,6 +42,8 @@ SINEW_API sinew_world_id sinew_scene_get_world(const sinew_scene *scene);
 SINEW_API float sinew_scene_get_hz(const sinew_scene *scene);
 /** Solver substeps per step (world.substeps). */
 SINEW_API int sinew_scene_get_substeps(const sinew_scene *scene);
+/** Change the substeps of the steps to come (1..64; the viewer's +/- keys). False when out of range. */
+SINEW_API bool sinew_scene_set_substeps(sinew_scene *scene, int substeps);
 /** Steps `sinew run` takes by default (world.steps). */
 SINEW_API int sinew_scene_get_default_steps(const sinew_scene *scene);
 /** Steps taken so far: the number of the next step (0 before the first). */

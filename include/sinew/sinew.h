@@ -76,6 +76,10 @@ SINEW_API bool sinew_world_set_restitution_threshold(sinew_world_id world, float
 /** Replace this world's error callback (NULL: use the process-wide one). */
 SINEW_API bool sinew_world_set_error_callback(sinew_world_id world, sinew_error_fn *fn, void *context);
 SINEW_API void *sinew_world_get_user_data(sinew_world_id world);
+/** Report an error through the world's error callback (the process-wide one for a stale or null
+ * world), as the engine's own calls do: for layers built on this API (rig.h, ragdoll.h). An
+ * out-of-range code is reported as SINEW_ERROR_INVALID_ARGUMENT. */
+SINEW_API void sinew_world_report_error(sinew_world_id world, sinew_error code, const char *message);
 SINEW_API float sinew_world_get_length_units_per_meter(sinew_world_id world);
 SINEW_API sinew_contact_events sinew_world_get_contact_events(sinew_world_id world);
 SINEW_API sinew_sensor_events sinew_world_get_sensor_events(sinew_world_id world);

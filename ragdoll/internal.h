@@ -1,0 +1,75 @@
+/* ragdoll/internal.h: the ragdoll controller's state, shared by ragdoll.c (the tables, the build,
+ * the state machine) and recovery.c (the stand-up). Internal to ragdoll/; public API only below. */
+#ifndef SINEW_RAGDOLL_INTERNAL_H
+#define SINEW_RAGDOLL_INTERNAL_H
+
+#include "sinew/ragdoll.h"
+
+/** The seven x offsets of the ground probe's fan (seed 002 Fix 1), length units. */
+#define RAGDOLL_PROBE_RAYS 7
+
+/** One segment of the stand-up that is tweened by rotation: its start and end value, radians. */
+typedef struct ragdoll_tween_angle {
+	float from, to;
+} ragdoll_tween_angle;
+
+/** The stand-up (seed 002 "Recovery pipeline"): everything the snap decided, so each frame is a
+ * pure function of the elapsed time. */
+typedef struct ragdoll_recovery {
+	sinew_rig_pose start;                      /**< the snapped pose: the last ragdoll frame */
+	sinew_rig_pose end;                        /**< the pre-ragdoll pose at the landing spot */
+	ragdoll_tween_angle torso;                 /**< spine angle in the rig frame */
+	ragdoll_tween_angle bones[SINEW_PART_COUNT]; /**< relative rotations, the branch of minimal world sweep */
+	sinew_vec2 foot_from[2], foot_to[2];       /**< leg IK targets, rig frame (left, right leg) */
+	bool leg_ik[2];                            /**< the leg follows its foot by IK (else by rotations) */
+	bool leg_flip[2];                          /**< the IK legs' bend flags: the side the knee fell to */
+	float elapsed;                             /**< seconds since the snap */
+	float ground_y;                            /**< the probed landing ground, world y */
+} ragdoll_recovery;
+
+struct sinew_ragdoll {
+	sinew_rig *rig;
+	sinew_world_id world;
+	sinew_ragdoll_def def;
+	sinew_rig_state state;
+	sinew_body_id bodies[SINEW_PART_COUNT];
+	sinew_joint_id joints[SINEW_PART_COUNT];
+	float lengths[SINEW_PART_COUNT];  /**< each body's bone length at the build (the head's: neck to centre) */
+	sinew_rig_pose pre;               /**< the pose before the fall: the recovery's end target */
+	bool has_pre;
+	ragdoll_recovery recovery;
+	/* A pose written since the rig's last update (the snap, the end of a snapped recovery): the
+	 * rig solves it on its next update, so until then the parts are solved from it here. */
+	bool unsolved;
+	sinew_rig_pose unsolved_pose;
+};
+
+/** Write a pose to the rig and remember it until the next update solves it. */
+void ragdoll_write_pose(sinew_ragdoll *rd, const sinew_rig_pose *pose);
+
+/** World point and direction <-> a pose's rig frame (the LEFT mirror included). */
+sinew_vec2 ragdoll_pose_to_world(const sinew_rig_pose *pose, sinew_vec2 rig_point);
+sinew_vec2 ragdoll_pose_to_local(const sinew_rig_pose *pose, sinew_vec2 world_point);
+float ragdoll_angle_to_world(const sinew_rig_pose *pose, float rig_angle);
+float ragdoll_angle_to_local(const sinew_rig_pose *pose, float world_angle);
+/** a wrapped into (-pi, pi]. */
+float ragdoll_wrap(float a);
+
+/** The parts as the ragdoll's bodies show them now. */
+void ragdoll_body_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINEW_PART_COUNT]);
+/** Free every body and joint of the ragdoll (ids become null). */
+void ragdoll_destroy_bodies(sinew_ragdoll *rd);
+
+/** RAGDOLL -> RECOVERING: capture, probe, re-anchor, snap, plan the stand-up. */
+bool ragdoll_begin_recovery(sinew_ragdoll *rd);
+/** Pose the rig for the current stand-up time, then advance it by dt. True when it has finished. */
+bool ragdoll_recovery_step(sinew_ragdoll *rd, float dt);
+/** Write the end pose and go ANIMATED. */
+void ragdoll_finish_recovery(sinew_ragdoll *rd);
+/** The ground under world x near the band [top_y, bottom_y] (seed 002 Fix 1): of the first rays
+ * of the fan (1: straight down only; RAGDOLL_PROBE_RAYS: all seven), the hit nearest bottom_y
+ * within the tolerance band, or bottom_y when no ray finds one. */
+float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float bottom_y, const sinew_body_id *exclude,
+                           int exclude_count, int rays, bool *found);
+
+#endif

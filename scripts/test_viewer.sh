@@ -1,0 +1,51 @@
+#!/bin/sh
+# make test-viewer: screenshots taken by sinew-view under a virtual display (xvfb-run), checked by
+# `sinew-view --check` (no display needed for that): not blank; the figures' (or named bodies')
+# pixels are where the trace written with the screenshot says they are; the shot after the ragdoll
+# differs from the one before; a body dragged with the mouse (--drag: the target joint) ends up
+# under the cursor. The harness scene when scenes/harness.json exists (standing, then ragdolled
+# with R), else the rig-free ragdolls50.json; a joint scene; the target joints' scene. Shots go to
+# $SINEW_VIEW_OUT (default build/viewer-test). Ends with one line "test-viewer: N passed, N failed".
+build=$1
+view=$build/sinew-view
+out=${SINEW_VIEW_OUT:-build/viewer-test}
+mkdir -p "$out"
+size=960x540
+
+if [ -f scenes/harness.json ]; then
+	figure=scenes/harness.json; before=60; after=150; ragdoll="--ragdoll-at 60"; expect="@rigs"
+else
+	figure=scenes/ragdolls50.json; before=1; after=90; ragdoll=""; expect="h0_torso h0_head h49_torso"
+fi
+joints=scenes/revolute.json
+
+# One display for every shot (starting Xvfb is the slow part).
+if ! xvfb-run -a sh -c "
+	'$view' '$figure' --screenshot '$out/figure_before.png' --steps $before --size $size --trace '$out/figure_before.json' &&
+	'$view' '$figure' --screenshot '$out/figure_after.png' --steps $after --size $size --trace '$out/figure_after.json' $ragdoll &&
+	'$view' '$joints' --screenshot '$out/joints.png' --steps 120 --size $size --trace '$out/joints.json' &&
+	'$view' scenes/target.json --screenshot '$out/drag.png' --steps 120 --size $size --trace '$out/drag.json' --drag 480,235,300,150
+" >"$out/xvfb.log" 2>&1; then
+	cat "$out/xvfb.log"
+	echo "test-viewer: the screenshots could not be taken"
+	echo "test-viewer: 0 passed, 1 failed"
+	exit 1
+fi
+
+passed=0; failed=0
+check() {
+	if "$view" --check "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+expects() {
+	for name in $expect; do printf ' --expect %s' "$name"; done
+}
+# shellcheck disable=SC2046
+check "$figure" "$out/figure_before.png" --trace "$out/figure_before.json" $(expects)
+# shellcheck disable=SC2046
+check "$figure" "$out/figure_after.png" --trace "$out/figure_after.json" $(expects) --differs "$out/figure_before.png"
+check "$joints" "$out/joints.png" --trace "$out/joints.json" --expect arm --expect flap --expect crank
+# the middle box of target.json (its top at pixel (480, 202) in a 960x540 shot), grabbed by its
+# face and pulled up and left: it hangs from the cursor
+check scenes/target.json "$out/drag.png" --trace "$out/drag.json" --expect springy_box --expect-at springy_box 300 150 40
+echo "test-viewer: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
