@@ -75,7 +75,7 @@ static float side_of(sinew_rig_part part)
 /* +1 or -1: which way the part turns away from a push (rig-frame direction). */
 static float flinch_sign(const sinew_rig *rig, sinew_rig_part part, sinew_vec2 push_rig)
 {
-	sinew_vec2 world_dir = sinew_v2(cosf(rig->parts[part].angle), sinf(rig->parts[part].angle));
+	sinew_vec2 world_dir = sinew_v2(cosf(rig->proxy_parts[part].angle), sinf(rig->proxy_parts[part].angle));
 	sinew_vec2 bone = sinew_rig_vector_to_local(rig, world_dir);
 	float across = sinew_cross(bone, push_rig);
 	if (fabsf(across) > REACTION_HEAD_ON * sinew_length(push_rig)) return across > 0.0f ? 1.0f : -1.0f;

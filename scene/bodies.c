@@ -485,13 +485,6 @@ int scene_desc_find_template(const scene_desc *desc, const char *name)
 	return -1;
 }
 
-/* Rigs come with the rig and ragdoll layers (the rig issue). */
-static bool parse_rigs(scene_parser *p, json_t *rigs)
-{
-	if (rigs == NULL || json_array_size(rigs) == 0) return true;
-	return scene_fail(p, "rigs[0]", "rigs are not supported by this build yet (they come with the rig layer)");
-}
-
 static bool parse_version(scene_parser *p, json_t *root)
 {
 	json_t *version = json_object_get(root, "sinew_scene");
@@ -521,7 +514,7 @@ bool scene_parse_document(scene_parser *p, json_t *root)
 	    !scene_get_array(p, root, "", "templates", &templates) || !scene_get_array(p, root, "", "script", &script)) {
 		return false;
 	}
-	if (!parse_bodies_and_joints(p, bodies, joints) || !parse_rigs(p, rigs) || !parse_templates(p, templates)) {
+	if (!parse_bodies_and_joints(p, bodies, joints) || !scene_parse_rigs(p, rigs) || !parse_templates(p, templates)) {
 		return false;
 	}
 	return scene_parse_script(p, script);
@@ -571,5 +564,6 @@ void scene_desc_free(scene_desc *desc)
 	free(desc->templates);
 	for (int i = 0; i < desc->group_count; ++i) free(desc->group_names[i]);
 	free(desc->group_names);
+	scene_rigs_free(desc);
 	memset(desc, 0, sizeof *desc);
 }

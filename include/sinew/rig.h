@@ -241,7 +241,8 @@ SINEW_API float sinew_rig_get_angular_velocity(const sinew_rig *rig);
 /* ---------------------------------------------------------------- proxies and events */
 
 /** The kinematic proxy body of a part (the null id when the rig has none). Its user data points
- * at a sinew_rig_proxy_info. */
+ * at a sinew_rig_proxy_info. A proxy follows its part as animated, without the hit reactions'
+ * offsets (a flinch is shown, it does not push props: seed 003 §6.4). */
 SINEW_API sinew_body_id sinew_rig_get_proxy(const sinew_rig *rig, sinew_rig_part part);
 /** What a proxy body's user data points at. */
 typedef struct sinew_rig_proxy_info {
