@@ -20,6 +20,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
 
 #define RECOVERY_PI 3.14159265358979f
 /** A knee within this of straight may take either side (IK reproduces it on both). */
@@ -33,6 +34,20 @@ static const int foot_markers[2] = {SINEW_MARKER_LEFT_FOOT, SINEW_MARKER_RIGHT_F
 
 static int limb_lower(int limb) { return SINEW_PART_LEFT_UPPER_ARM + 2 * limb + 1; }
 
+/* The nearest hit of one ray, skipping dynamic bodies unless the def lets it stand on them. */
+typedef struct probe_ray {
+	bool dynamic;
+	sinew_ray_hit best;
+} probe_ray;
+
+static float probe_hit(const sinew_ray_hit *hit, void *context)
+{
+	probe_ray *ray = context;
+	if (!ray->dynamic && sinew_body_get_type(hit->body) == SINEW_DYNAMIC_BODY) return -1.0f;
+	ray->best = *hit;
+	return hit->fraction;
+}
+
 float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float bottom_y, const sinew_body_id *exclude,
                            int exclude_count, int rays, bool *found)
 {
@@ -45,10 +60,13 @@ float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float 
 	float y1 = bottom_y + d->probe_end_offset;
 	float best = bottom_y, best_distance = INFINITY;
 	for (int i = 0; i < rays && i < RAGDOLL_PROBE_RAYS; ++i) {
-		sinew_ray_hit hit = sinew_world_cast_ray_closest(rd->world, sinew_v2(x + probe_offsets[i], y0),
-		                                                 sinew_v2(0.0f, y1 - y0), &filter);
-		if (!hit.hit) continue;
-		float y = hit.point.y;
+		probe_ray ray;
+		memset(&ray, 0, sizeof ray);
+		ray.dynamic = d->probe_dynamic;
+		sinew_world_cast_ray(rd->world, sinew_v2(x + probe_offsets[i], y0), sinew_v2(0.0f, y1 - y0), &filter, probe_hit,
+		                     &ray);
+		if (!ray.best.hit) continue;
+		float y = ray.best.point.y;
 		/* Reject overhangs far above and gaps far below the figure. */
 		if (y < top_y - d->probe_tolerance || y > bottom_y + d->probe_tolerance) continue;
 		if (fabsf(y - bottom_y) < best_distance) {
@@ -206,7 +224,7 @@ static sinew_rig_pose frame_pose(const sinew_ragdoll *rd, float s)
 	return pose;
 }
 
-bool ragdoll_begin_recovery(sinew_ragdoll *rd)
+bool ragdoll_begin_recovery(sinew_ragdoll *rd, bool enter)
 {
 	ragdoll_recovery *r = &rd->recovery;
 	sinew_rig_part_state parts[SINEW_PART_COUNT];
@@ -230,6 +248,7 @@ bool ragdoll_begin_recovery(sinew_ragdoll *rd)
 	/* The pose first: switching state places the proxies on the parts and restarts momentum
 	 * tracking from the root as it is then. */
 	ragdoll_destroy_bodies(rd);
+	if (!enter) return true;
 	sinew_rig_pose first = frame_pose(rd, 0.0f);
 	ragdoll_write_pose(rd, &first);
 	rd->state = SINEW_RIG_RECOVERING;
@@ -252,9 +271,14 @@ bool ragdoll_recovery_step(sinew_ragdoll *rd, float dt)
 	return false;
 }
 
-void ragdoll_finish_recovery(sinew_ragdoll *rd)
+void ragdoll_finish_recovery(sinew_ragdoll *rd, bool jump)
 {
+	sinew_rig_state from = rd->state;
 	ragdoll_write_pose(rd, &rd->recovery.end);
 	rd->state = SINEW_RIG_ANIMATED;
-	sinew_rig_set_state(rd->rig, SINEW_RIG_ANIMATED);
+	sinew_rig_set_state(rd->rig, SINEW_RIG_ANIMATED); /* from RAGDOLL this places the proxies */
+	if (jump && from == SINEW_RIG_RECOVERING && sinew_rig_get_proxies_enabled(rd->rig)) {
+		sinew_rig_set_proxies_enabled(rd->rig, false);
+		sinew_rig_set_proxies_enabled(rd->rig, true);
+	}
 }
