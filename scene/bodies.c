@@ -32,6 +32,15 @@ static bool out_of_memory(scene_parser *p, const char *path)
 	return scene_fail(p, path, "out of memory");
 }
 
+/* A step of 1 / hz must lie in the engine's envelope, or every step would be refused. */
+static bool check_hz(scene_parser *p, float hz)
+{
+	float lo = 1.0f / SINEW_MAX_STEP, hi = 1.0f / SINEW_MIN_STEP;
+	if (hz >= lo && hz <= hi) return true;
+	return scene_fail(p, "world.hz", "%g is outside the engine's limits of %g..%g (a step of %g..%g s)", (double)hz,
+	                  (double)lo, (double)hi, (double)SINEW_MIN_STEP, (double)SINEW_MAX_STEP);
+}
+
 static bool parse_world(scene_parser *p, json_t *world)
 {
 	scene_desc *d = p->desc;
@@ -39,7 +48,7 @@ static bool parse_world(scene_parser *p, json_t *world)
 	if (!scene_expect_object(p, world, "world") || !scene_check_keys(p, world, "world", world_keys)) return false;
 	return scene_get_vec2(p, world, "world", "gravity", &d->gravity) &&
 	       scene_get_number(p, world, "world", "length_units_per_meter", SCENE_POSITIVE, &d->length_units_per_meter) &&
-	       scene_get_number(p, world, "world", "hz", SCENE_POSITIVE, &d->hz) &&
+	       scene_get_number(p, world, "world", "hz", SCENE_POSITIVE, &d->hz) && check_hz(p, d->hz) &&
 	       scene_get_int(p, world, "world", "substeps", 1, 64, &d->substeps) &&
 	       scene_get_int(p, world, "world", "steps", 0, 1000000000, &d->steps) &&
 	       scene_get_bool(p, world, "world", "sleep", &d->sleep);
