@@ -286,6 +286,15 @@ static void reaction_direction_and_size(void **state)
 			sinew_rig_apply_reaction(s.rig, SINEW_PART_HEAD, sinew_v2(1.0f, 0.0f), speeds[i]);
 			assert_float_near(fabsf(sinew_rig_get_reaction(s.rig, SINEW_PART_HEAD)), sizes[i], 1e-6f);
 		}
+		/* the torso pushed back tilts the upper body; the feet stay where they were */
+		sinew_rig_clear_reactions(s.rig);
+		frame(&s);
+		sinew_vec2 foot = sinew_rig_get_part(s.rig, SINEW_PART_LEFT_LOWER_LEG).tip;
+		sinew_vec2 neck = sinew_rig_get_part(s.rig, SINEW_PART_TORSO).tip;
+		sinew_rig_apply_reaction(s.rig, SINEW_PART_TORSO, sinew_v2(1.0f, 0.0f), 400.0f);
+		frame(&s);
+		assert_true(sinew_rig_get_part(s.rig, SINEW_PART_TORSO).tip.x > neck.x + 100.0f);
+		assert_true(sinew_distance(sinew_rig_get_part(s.rig, SINEW_PART_LEFT_LOWER_LEG).tip, foot) < 1e-3f);
 		/* the head pushed towards world +x turns its top towards +x (away from the push's origin) */
 		sinew_rig_clear_reactions(s.rig);
 		frame(&s);
