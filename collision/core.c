@@ -178,6 +178,12 @@ void sinew_report(sinew_error_fn *fn, void *context, sinew_error code, const cha
 	va_end(args);
 }
 
+bool sinew_reject_null(bool is_null, const char *fn)
+{
+	if (is_null) sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ARGUMENT, "%s: a required pointer argument is NULL", fn);
+	return is_null;
+}
+
 static int default_assert_fn(const char *condition, const char *file, int line)
 {
 	fprintf(stderr, "sinew: assertion failed: %s (%s:%d)\n", condition, file, line);

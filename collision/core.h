@@ -45,6 +45,10 @@ typedef struct sinew_error_scope {
 sinew_error_scope sinew_error_scope_enter(sinew_error_fn *fn, void *context);
 void sinew_error_scope_leave(sinew_error_scope previous);
 
+/* A public entry point given NULL where it needs a pointer: reports INVALID_ARGUMENT naming the
+ * function and returns true (the caller then returns its failure value). */
+bool sinew_reject_null(bool is_null, const char *fn);
+
 int sinew_assert_failed(const char *condition, const char *file, int line);
 
 #if !defined(NDEBUG) || defined(SINEW_ENABLE_ASSERT)

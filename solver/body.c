@@ -820,6 +820,10 @@ int sinew_body_get_contact_count(sinew_body_id body_id)
 int sinew_body_get_contacts(sinew_body_id body_id, sinew_body_contact *out, int capacity)
 {
 	BODY_OR(0, "sinew_body_get_contacts");
+	if (out == NULL || capacity < 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_get_contacts: no room to write into");
+		return 0;
+	}
 	int32_t bi = body_id.index1 - 1;
 	int n = 0;
 	for (int32_t c = b->contact_list; c != SINEW_NULL_INDEX && n < capacity;) {
@@ -849,6 +853,10 @@ int sinew_body_get_contacts(sinew_body_id body_id, sinew_body_contact *out, int 
 int sinew_body_get_contact_data(sinew_body_id body_id, sinew_contact_data *out, int capacity)
 {
 	BODY_OR(0, "sinew_body_get_contact_data");
+	if (out == NULL || capacity < 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_get_contact_data: no room to write into");
+		return 0;
+	}
 	int32_t bi = body_id.index1 - 1;
 	int n = 0;
 	for (int32_t c = b->contact_list; c != SINEW_NULL_INDEX && n < capacity;) {

@@ -1082,7 +1082,11 @@ int sinew_body_get_joints(sinew_body_id body_id, sinew_joint_id *out, int capaci
 {
 	sinew_world *w;
 	sinew_body *b = sinew_body_lookup(body_id, &w, "sinew_body_get_joints");
-	if (b == NULL || out == NULL) return 0;
+	if (b == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		bad(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_get_joints", "no room to write into");
+		return 0;
+	}
 	int32_t bi = body_id.index1 - 1;
 	int n = 0;
 	for (int32_t ji = b->joint_list; ji != SINEW_NULL_INDEX && n < capacity;) {
@@ -1096,7 +1100,11 @@ int sinew_body_get_joints(sinew_body_id body_id, sinew_joint_id *out, int capaci
 int sinew_world_get_joints(sinew_world_id world_id, sinew_joint_id *out, int capacity)
 {
 	sinew_world *w = sinew_world_get(world_id, "sinew_world_get_joints");
-	if (w == NULL || out == NULL) return 0;
+	if (w == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		bad(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_get_joints", "no room to write into");
+		return 0;
+	}
 	int n = 0, count = (int)stbds_arrlen(w->joints);
 	for (int32_t ji = 0; ji < count && n < capacity; ++ji) {
 		if (w->joints[ji].in_use) out[n++] = make_joint_id(w, ji);

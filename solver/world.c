@@ -477,7 +477,11 @@ uint64_t sinew_world_get_hash(sinew_world_id id)
 int sinew_world_get_bodies(sinew_world_id id, sinew_body_id *out, int capacity)
 {
 	sinew_world *w = sinew_world_get(id, "sinew_world_get_bodies");
-	if (w == NULL || out == NULL) return 0;
+	if (w == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_get_bodies: no room to write into");
+		return 0;
+	}
 	int n = 0, count = (int)stbds_arrlen(w->bodies);
 	for (int32_t i = 0; i < count && n < capacity; ++i) {
 		if (w->bodies[i].in_use) out[n++] = sinew_make_body_id(w, i);

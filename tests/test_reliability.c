@@ -390,6 +390,24 @@ static void a_pentagram_is_not_convex(void **state)
 	sinew_destroy_world(w);
 }
 
+/* ------------------------------------------------------------------ 5: capacities */
+
+static void huge_capacities_are_refused(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	wd.body_capacity = INT_MAX; /* reserved INT_MAX + 1 solver slots: a signed overflow, then a crash */
+	int n = s_rec.count;
+	assert_true(SINEW_IS_NULL(sinew_create_world(&wd)));
+	assert_int_equal(s_rec.count, n + 1);
+	assert_int_equal(s_rec.last_code, SINEW_ERROR_CAPACITY);
+	assert_non_null(strstr(s_rec.last_message, "16777216"));
+	wd.body_capacity = 1000;
+	sinew_world_id w = sinew_create_world(&wd);
+	assert_true(sinew_world_is_valid(w));
+	sinew_destroy_world(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +419,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(inputs_beyond_the_envelope_are_refused, reset, restore),
 		cmocka_unit_test_setup_teardown(the_edge_of_the_envelope_stays_finite, reset, restore),
 		cmocka_unit_test_setup_teardown(a_pentagram_is_not_convex, reset, restore),
+		cmocka_unit_test_setup_teardown(huge_capacities_are_refused, reset, restore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
