@@ -525,6 +525,7 @@ static bool apply_op(sinew_scene *s, const scene_op *op)
 	case SCENE_OP_RAGDOLL: return sinew_ragdoll_set_enabled(s->ragdolls[op->rig], op->enabled);
 	case SCENE_OP_TOGGLE_RAGDOLL: return sinew_ragdoll_toggle(s->ragdolls[op->rig]);
 	case SCENE_OP_SNAP_TO_STANDING: return sinew_ragdoll_snap_to_standing(s->ragdolls[op->rig]);
+	case SCENE_OP_WALK: return sinew_rig_walk(s->rigs[op->rig], op->speed);
 	default: return scene_apply_op(op, s->bodies, s->joints);
 	}
 }

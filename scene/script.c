@@ -21,6 +21,7 @@ static const char *const spawn_keys[] = {"step", "op", "template", "group", "at"
 static const char *const group_op_keys[] = {"step", "op", "group", NULL};
 static const char *const ragdoll_keys[] = {"step", "op", "rig", "enabled", NULL};
 static const char *const rig_op_keys[] = {"step", "op", "rig", NULL};
+static const char *const walk_keys[] = {"step", "op", "rig", "speed", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
 {
@@ -114,13 +115,6 @@ static bool parse_spawn(scene_parser *p, json_t *o, const char *path, scene_op *
 	return true;
 }
 
-static bool unsupported(scene_parser *p, const char *path, scene_op_kind kind, const char *needs)
-{
-	char child[SCENE_PATH_SIZE];
-	scene_path_key(child, path, "op");
-	return scene_fail(p, child, "op \"%s\" needs %s, which are not supported by this build yet", op_names[kind], needs);
-}
-
 static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 {
 	int kind = -1, type = SINEW_DYNAMIC_BODY;
@@ -176,7 +170,8 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	case SCENE_OP_SNAP_TO_STANDING:
 		return scene_check_keys(p, o, path, rig_op_keys) && get_rig(p, o, path, op);
 	case SCENE_OP_WALK:
-		return unsupported(p, path, op->kind, "terrain motion");
+		return scene_check_keys(p, o, path, walk_keys) && get_rig(p, o, path, op) && scene_require(p, o, path, "speed") &&
+		       scene_get_number(p, o, path, "speed", SCENE_ANY, &op->speed);
 	case SCENE_OP_COUNT:
 		break;
 	}
@@ -307,11 +302,12 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew
 	case SCENE_OP_SPAWN:
 	case SCENE_OP_DESTROY_GROUP:
 		break; /* the scene applies these itself: they make and unmake what the file did not list */
+	case SCENE_OP_WALK:
+		break; /* the scene applies it to its rig */
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
 		break; /* the scene applies these itself: they drive its rigs' ragdolls */
-	case SCENE_OP_WALK:
 	case SCENE_OP_COUNT:
 		break; /* refused at load */
 	}
