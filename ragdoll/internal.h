@@ -23,6 +23,8 @@ typedef struct ragdoll_recovery {
 	sinew_vec2 foot_from[2], foot_to[2];       /**< leg IK targets, rig frame (left, right leg) */
 	bool leg_ik[2];                            /**< the leg follows its foot by IK (else by rotations) */
 	bool leg_flip[2];                          /**< the IK legs' bend flags: the side the knee fell to */
+	float foot_sink[2];                        /**< how deep the fallen foot was in the terrain (contact slop):
+	                                                allowed at the start, clamped away by the end */
 	float elapsed;                             /**< seconds since the snap */
 	float ground_y;                            /**< the probed landing ground, world y */
 } ragdoll_recovery;

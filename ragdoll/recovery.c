@@ -156,6 +156,37 @@ static void plan_rotations(sinew_ragdoll *rd)
 	r->torso = r->bones[SINEW_PART_TORSO];
 }
 
+/* The rig's proxies, which are back on while recovering: the foot clamp must not stand on them. */
+static int rig_proxies(const sinew_ragdoll *rd, sinew_body_id *out)
+{
+	int n = 0;
+	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+		sinew_body_id b = sinew_rig_get_proxy(rd->rig, p);
+		if (!SINEW_IS_NULL(b)) out[n++] = b;
+	}
+	return n;
+}
+
+/* How far a world point is below the terrain right under it (0 above it or over nothing). */
+static float depth_in_terrain(const sinew_ragdoll *rd, sinew_vec2 w, const sinew_body_id *exclude, int n)
+{
+	bool found = false;
+	float ground = ragdoll_probe_ground(rd, w.x, w.y, w.y, exclude, n, 1, &found);
+	return found ? sinew_maxf(w.y - ground, 0.0f) : 0.0f;
+}
+
+/* Keep a foot marker (rig frame) from sinking into the terrain under it deeper than allowance. */
+static sinew_vec2 clamp_foot(const sinew_ragdoll *rd, const sinew_rig_pose *pose, sinew_vec2 marker, float allowance)
+{
+	sinew_body_id proxies[SINEW_PART_COUNT];
+	int n = rig_proxies(rd, proxies);
+	sinew_vec2 w = ragdoll_pose_to_world(pose, marker);
+	float depth = depth_in_terrain(rd, w, proxies, n);
+	if (depth <= allowance) return marker;
+	w.y -= depth - allowance;
+	return ragdoll_pose_to_local(pose, w);
+}
+
 /* Step 6's legs: IK from the fallen foot to the standing one when the knee fell to the side it
  * stands on (or either is straight); otherwise the knee must change sides, which IK cannot do
  * without a jump, so the leg turns by rotations like the arms. */
@@ -175,32 +206,9 @@ static void plan_legs(sinew_ragdoll *rd)
 		r->leg_ik[i] = fell_flip == stand_flip;
 		r->leg_flip[i] = fell_flip;
 		r->foot_from[i] = ragdoll_pose_to_local(&r->start, sp[lower].tip);
+		r->foot_sink[i] = depth_in_terrain(rd, sp[lower].tip, rd->bodies, SINEW_PART_COUNT);
 		r->foot_to[i] = ragdoll_pose_to_local(&r->end, ep[lower].tip);
 	}
-}
-
-/* The rig's proxies, which are back on while recovering: the foot clamp must not stand on them. */
-static int rig_proxies(const sinew_ragdoll *rd, sinew_body_id *out)
-{
-	int n = 0;
-	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
-		sinew_body_id b = sinew_rig_get_proxy(rd->rig, p);
-		if (!SINEW_IS_NULL(b)) out[n++] = b;
-	}
-	return n;
-}
-
-/* Keep a foot marker (rig frame) from sinking into the terrain under it. */
-static sinew_vec2 clamp_foot(const sinew_ragdoll *rd, const sinew_rig_pose *pose, sinew_vec2 marker)
-{
-	sinew_body_id proxies[SINEW_PART_COUNT];
-	int n = rig_proxies(rd, proxies);
-	sinew_vec2 w = ragdoll_pose_to_world(pose, marker);
-	bool found = false;
-	float ground = ragdoll_probe_ground(rd, w.x, w.y, w.y, proxies, n, 1, &found);
-	if (!found || w.y <= ground) return marker;
-	w.y = ground;
-	return ragdoll_pose_to_local(pose, w);
 }
 
 static float lerpf(float a, float b, float s) { return a + s * (b - a); }
@@ -219,7 +227,10 @@ static sinew_rig_pose frame_pose(const sinew_ragdoll *rd, float s)
 		int limb = leg_limbs[i];
 		pose.limb_ik[limb] = true;
 		pose.bend_flip[limb] = r->leg_flip[i];
-		pose.markers[foot_markers[i]] = clamp_foot(rd, &pose, sinew_lerp(r->foot_from[i], r->foot_to[i], s));
+		/* A fallen foot rests a contact slop deep: allowed at first, so the first frame is the last
+		 * ragdoll frame, and eased out with the stand-up. */
+		sinew_vec2 foot = sinew_lerp(r->foot_from[i], r->foot_to[i], s);
+		pose.markers[foot_markers[i]] = clamp_foot(rd, &pose, foot, r->foot_sink[i] * (1.0f - s));
 	}
 	return pose;
 }

@@ -39,8 +39,9 @@ static void parts_error(const sinew_rig_part_state *a, const sinew_rig_part_stat
 }
 
 /* Run a harness scene to its end: every change of state is seamless (the figure shown after the
- * step that changed it is the one shown before, moved by at most one step of motion), the local
- * model's joints hold together, and it ends standing. */
+ * step that changed it is the one shown before, moved by at most one step of motion: entering,
+ * the ragdoll's first step; leaving, nothing), the local model's joints hold together, and it ends
+ * standing. */
 static void run_harness(const char *path, bool godot)
 {
 	sinew_scene *scene = load(path);
@@ -62,7 +63,13 @@ static void run_harness(const char *path, bool godot)
 			float dp, da;
 			parts_error(after, before, &dp, &da);
 			jump_max = fmaxf(jump_max, dp);
-			assert_true(dp < 2.0f && da < 1.0f * PI_F / 180.0f);
+			/* the local model's joints hold: within half a pixel; the godot model's separate */
+			float tol = godot ? 2.0f : 0.5f;
+			if (!(dp < tol && da < tol * PI_F / 180.0f)) {
+				printf("# step %d: state %d -> %d: %.2f px %.2f deg\n", i, (int)state, (int)now, (double)dp,
+				       (double)(da * 180.0f / PI_F));
+			}
+			assert_true(dp < tol && da < tol * PI_F / 180.0f);
 			changes++;
 		}
 		sep_max = fmaxf(sep_max, sinew_ragdoll_get_joint_separation_max(rd));
