@@ -1,6 +1,7 @@
 /* The script: timed ops, checked at load (every body and joint they name exists and is still
  * alive when the op runs) and applied before the step they name. Each op kind is one case in
- * parse_op and one in scene_apply_op; ops that need rigs are refused until the rig layer exists. */
+ * parse_op and one in scene_apply_op (ops on the scene's own objects — spawns, ragdolls — in
+ * scene.c's apply_op). */
 #include "internal.h"
 
 #include <stdio.h>
@@ -18,6 +19,9 @@ static const char *const set_type_keys[] = {"step", "op", "body", "type", NULL};
 static const char *const joint_op_keys[] = {"step", "op", "joint", NULL};
 static const char *const spawn_keys[] = {"step", "op", "template", "group", "at", NULL};
 static const char *const group_op_keys[] = {"step", "op", "group", NULL};
+static const char *const ragdoll_keys[] = {"step", "op", "rig", "enabled", NULL};
+static const char *const rig_op_keys[] = {"step", "op", "rig", NULL};
+static const char *const walk_keys[] = {"step", "op", "rig", "speed", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
 {
@@ -44,6 +48,17 @@ static bool get_joint(scene_parser *p, json_t *o, const char *path, scene_op *op
 	char child[SCENE_PATH_SIZE];
 	scene_path_key(child, path, "joint");
 	return scene_fail(p, child, "no joint named \"%s\"", name);
+}
+
+static bool get_rig(scene_parser *p, json_t *o, const char *path, scene_op *op)
+{
+	const char *name = NULL;
+	if (!scene_require(p, o, path, "rig") || !scene_get_string(p, o, path, "rig", &name)) return false;
+	op->rig = scene_desc_find_rig(p->desc, name);
+	if (op->rig >= 0) return true;
+	char child[SCENE_PATH_SIZE];
+	scene_path_key(child, path, "rig");
+	return scene_fail(p, child, "no rig named \"%s\"", name);
 }
 
 /* The group's index in desc->group_names, adding the name when it is new. */
@@ -100,13 +115,6 @@ static bool parse_spawn(scene_parser *p, json_t *o, const char *path, scene_op *
 	return true;
 }
 
-static bool unsupported(scene_parser *p, const char *path, scene_op_kind kind, const char *needs)
-{
-	char child[SCENE_PATH_SIZE];
-	scene_path_key(child, path, "op");
-	return scene_fail(p, child, "op \"%s\" needs %s, which are not supported by this build yet", op_names[kind], needs);
-}
-
 static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 {
 	int kind = -1, type = SINEW_DYNAMIC_BODY;
@@ -120,6 +128,7 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	op->joint = -1;
 	op->group = -1;
 	op->template_index = -1;
+	op->rig = -1;
 	switch (op->kind) {
 	case SCENE_OP_IMPULSE:
 		op->has_point = json_object_get(o, "point") != NULL;
@@ -155,10 +164,14 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	case SCENE_OP_DESTROY_GROUP:
 		return scene_check_keys(p, o, path, group_op_keys) && get_group(p, o, path, true, op);
 	case SCENE_OP_RAGDOLL:
+		return scene_check_keys(p, o, path, ragdoll_keys) && get_rig(p, o, path, op) &&
+		       scene_require(p, o, path, "enabled") && scene_get_bool(p, o, path, "enabled", &op->enabled);
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
+		return scene_check_keys(p, o, path, rig_op_keys) && get_rig(p, o, path, op);
 	case SCENE_OP_WALK:
-		return unsupported(p, path, op->kind, "rigs");
+		return scene_check_keys(p, o, path, walk_keys) && get_rig(p, o, path, op) && scene_require(p, o, path, "speed") &&
+		       scene_get_number(p, o, path, "speed", SCENE_ANY, &op->speed);
 	case SCENE_OP_COUNT:
 		break;
 	}
@@ -289,10 +302,12 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew
 	case SCENE_OP_SPAWN:
 	case SCENE_OP_DESTROY_GROUP:
 		break; /* the scene applies these itself: they make and unmake what the file did not list */
+	case SCENE_OP_WALK:
+		break; /* the scene applies it to its rig */
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
-	case SCENE_OP_WALK:
+		break; /* the scene applies these itself: they drive its rigs' ragdolls */
 	case SCENE_OP_COUNT:
 		break; /* refused at load */
 	}
