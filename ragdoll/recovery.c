@@ -201,7 +201,6 @@ static void plan_legs(sinew_ragdoll *rd)
 		float a = ragdoll_wrap(r->start.bones[lower]);
 		float b = ragdoll_wrap(r->end.bones[lower]);
 		bool fell_flip = a < 0.0f, stand_flip = b < 0.0f;
-		if (fabsf(a) < RECOVERY_STRAIGHT) fell_flip = stand_flip;
 		if (fabsf(b) < RECOVERY_STRAIGHT) stand_flip = fell_flip;
 		r->leg_ik[i] = fell_flip == stand_flip;
 		r->leg_flip[i] = fell_flip;
