@@ -23,7 +23,9 @@
 #include <string.h>
 
 #define RECOVERY_PI 3.14159265358979f
-/** A knee within this of straight may take either side (IK reproduces it on both). */
+/** A standing (end pose) knee within this of straight may take the fallen knee's side: IK reaches a
+ * straight end from either. The fallen knee keeps its own side, however small its bend, since IK on
+ * the other side would mirror it at the first frame. */
 #define RECOVERY_STRAIGHT 0.02f
 
 /** Seed 002 Fix 1: the probe fan's x offsets, length units. */
