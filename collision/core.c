@@ -129,15 +129,45 @@ void sinew_set_error_callback(sinew_error_fn *fn, void *context)
 	s_error_context = fn != NULL ? context : NULL;
 }
 
+/* Error callbacks running now. A call a handler makes may fail and report to the handler again
+ * (so it sees the refusal); a failure two handlers deep goes to stderr instead, so a handler that
+ * retries a refused call cannot recurse without end. */
+static int s_report_depth;
+static sinew_error_scope s_scope;
+
+sinew_error_scope sinew_error_scope_enter(sinew_error_fn *fn, void *context)
+{
+	sinew_error_scope previous = s_scope;
+	s_scope.fn = fn;
+	s_scope.context = context;
+	s_scope.active = true;
+	return previous;
+}
+
+void sinew_error_scope_leave(sinew_error_scope previous)
+{
+	s_scope = previous;
+}
+
 void sinew_vreport(sinew_error_fn *fn, void *context, sinew_error code, const char *format, va_list args)
 {
 	char message[512];
 	vsnprintf(message, sizeof message, format, args);
+	if (fn == NULL && s_scope.active) {
+		fn = s_scope.fn;
+		context = s_scope.context;
+	}
 	if (fn == NULL) {
 		fn = s_error_fn;
 		context = s_error_context;
 	}
+	if (s_report_depth >= 2) {
+		fn = default_error_fn;
+		context = NULL;
+	}
+	s_report_depth += 1;
 	fn(code, message, context);
+	s_report_depth -= 1;
 }
 
 void sinew_report(sinew_error_fn *fn, void *context, sinew_error code, const char *format, ...)
@@ -146,6 +176,12 @@ void sinew_report(sinew_error_fn *fn, void *context, sinew_error code, const cha
 	va_start(args, format);
 	sinew_vreport(fn, context, code, format, args);
 	va_end(args);
+}
+
+bool sinew_reject_null(bool is_null, const char *fn)
+{
+	if (is_null) sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ARGUMENT, "%s: a required pointer argument is NULL", fn);
+	return is_null;
 }
 
 static int default_assert_fn(const char *condition, const char *file, int line)

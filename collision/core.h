@@ -34,6 +34,21 @@ void sinew_report(sinew_error_fn *fn, void *context, sinew_error code, const cha
 	;
 void sinew_vreport(sinew_error_fn *fn, void *context, sinew_error code, const char *format, va_list args);
 
+/* Where reports with no callback of their own (the collision layer's, fn NULL) go while a world
+ * operation runs: the world's callback instead of the process-wide one. Enter returns the scope
+ * to restore; fn NULL means the process-wide callback. */
+typedef struct sinew_error_scope {
+	sinew_error_fn *fn;
+	void *context;
+	bool active;
+} sinew_error_scope;
+sinew_error_scope sinew_error_scope_enter(sinew_error_fn *fn, void *context);
+void sinew_error_scope_leave(sinew_error_scope previous);
+
+/* A public entry point given NULL where it needs a pointer: reports INVALID_ARGUMENT naming the
+ * function and returns true (the caller then returns its failure value). */
+bool sinew_reject_null(bool is_null, const char *fn);
+
 int sinew_assert_failed(const char *condition, const char *file, int line);
 
 #if !defined(NDEBUG) || defined(SINEW_ENABLE_ASSERT)

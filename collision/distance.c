@@ -40,6 +40,7 @@ static float clean_radius(float r)
 
 sinew_shape_proxy sinew_make_proxy(const sinew_geometry *geometry)
 {
+	if (sinew_reject_null(geometry == NULL, "sinew_make_proxy")) return (sinew_shape_proxy){0};
 	sinew_shape_proxy p;
 	for (int i = 0; i < SINEW_MAX_POLYGON_VERTICES; ++i) p.points[i] = sinew_v2(0.0f, 0.0f);
 	p.count = 1;

@@ -102,6 +102,7 @@ static sinew_vec2 world_up_in(sinew_transform xf)
 sinew_manifold sinew_collide_circles(const sinew_circle *a, sinew_transform xfa, const sinew_circle *b,
                                      sinew_transform xfb, float speculative_distance)
 {
+	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_circles")) return (sinew_manifold){0};
 	sinew_vec2 pb = sinew_transform_point(sinew_inv_mul_transforms(xfa, xfb), b->center);
 	sinew_manifold m = disc_contact(a->center, a->radius, pb, b->radius, world_up_in(xfa), speculative_distance);
 	return to_world(m, xfa, xfb);
@@ -182,6 +183,7 @@ static sinew_vec2 capsule_perp(sinew_vec2 a1, sinew_vec2 a2, sinew_vec2 fallback
 sinew_manifold sinew_collide_capsule_and_circle(const sinew_capsule *a, sinew_transform xfa, const sinew_circle *b,
                                                 sinew_transform xfb, float speculative_distance)
 {
+	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_capsule_and_circle")) return (sinew_manifold){0};
 	sinew_vec2 pb = sinew_transform_point(sinew_inv_mul_transforms(xfa, xfb), b->center);
 	sinew_vec2 pa = closest_on_segment(a->center1, a->center2, pb);
 	sinew_vec2 fallback = capsule_perp(a->center1, a->center2, world_up_in(xfa));
@@ -248,6 +250,7 @@ static void crossing_contact(sinew_manifold *m, const sinew_vec2 a[2], const sin
 sinew_manifold sinew_collide_capsules(const sinew_capsule *a, sinew_transform xfa, const sinew_capsule *b,
                                       sinew_transform xfb, float speculative_distance)
 {
+	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_capsules")) return (sinew_manifold){0};
 	sinew_transform xf = sinew_inv_mul_transforms(xfa, xfb);
 	const sinew_vec2 sa[2] = {a->center1, a->center2};
 	const sinew_vec2 sb[2] = {sinew_transform_point(xf, b->center1), sinew_transform_point(xf, b->center2)};
@@ -282,6 +285,7 @@ static bool polygon_is_usable(const sinew_polygon *p)
 sinew_manifold sinew_collide_polygon_and_circle(const sinew_polygon *a, sinew_transform xfa, const sinew_circle *b,
                                                 sinew_transform xfb, float speculative_distance)
 {
+	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_polygon_and_circle")) return (sinew_manifold){0};
 	if (!polygon_is_usable(a)) return empty_manifold();
 	sinew_vec2 c = sinew_transform_point(sinew_inv_mul_transforms(xfa, xfb), b->center);
 	int edge = 0;
@@ -466,6 +470,7 @@ static sinew_manifold collide_rounded_polygons(const sinew_polygon *a, const sin
 sinew_manifold sinew_collide_polygons(const sinew_polygon *a, sinew_transform xfa, const sinew_polygon *b,
                                       sinew_transform xfb, float speculative_distance)
 {
+	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_polygons")) return (sinew_manifold){0};
 	if (!polygon_is_usable(a) || !polygon_is_usable(b)) return empty_manifold();
 	sinew_polygon local_b = transform_polygon(b, sinew_inv_mul_transforms(xfa, xfb));
 	sinew_manifold m = collide_rounded_polygons(a, &local_b, speculative_distance);
@@ -475,6 +480,7 @@ sinew_manifold sinew_collide_polygons(const sinew_polygon *a, sinew_transform xf
 sinew_manifold sinew_collide_polygon_and_capsule(const sinew_polygon *a, sinew_transform xfa, const sinew_capsule *b,
                                                  sinew_transform xfb, float speculative_distance)
 {
+	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_polygon_and_capsule")) return (sinew_manifold){0};
 	sinew_vec2 axis = sinew_sub(b->center2, b->center1);
 	sinew_vec2 side = sinew_normalize(sinew_right_perp(axis));
 	if (sinew_length(axis) <= 1.0e-6f * b->radius || (side.x == 0.0f && side.y == 0.0f)) {
@@ -533,6 +539,7 @@ static sinew_manifold collide_ordered(const sinew_geometry *a, sinew_transform x
 sinew_manifold sinew_collide(const sinew_geometry *a, sinew_transform xfa, const sinew_geometry *b,
                              sinew_transform xfb, float speculative_distance)
 {
+	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide")) return (sinew_manifold){0};
 	if ((unsigned)a->type >= SINEW_SHAPE_TYPE_COUNT || (unsigned)b->type >= SINEW_SHAPE_TYPE_COUNT)
 		return empty_manifold();
 	if (a->type < b->type) return flip_manifold(collide_ordered(b, xfb, a, xfa, speculative_distance));

@@ -77,6 +77,7 @@ static bool core_contains(const rounded_core *c, sinew_vec2 q)
 
 bool sinew_geometry_test_point(const sinew_geometry *geometry, sinew_transform xf, sinew_vec2 point)
 {
+	if (sinew_reject_null(geometry == NULL, "sinew_geometry_test_point")) return false;
 	if (geometry == NULL || !sinew_vec2_is_valid(point)) return false;
 	rounded_core c = make_core(geometry);
 	return core_contains(&c, sinew_inv_transform_point(xf, point));

@@ -99,6 +99,7 @@ static sinew_mass_data moments_to_mass(sinew_moments m, sinew_vec2 reference, fl
 
 sinew_mass_data sinew_compute_circle_mass(const sinew_circle *shape, float density)
 {
+	if (sinew_reject_null(shape == NULL, "sinew_compute_circle_mass")) return (sinew_mass_data){0};
 	float rr = shape->radius * shape->radius;
 	sinew_mass_data md;
 	md.mass = density * SINEW_PI * rr;
@@ -110,6 +111,7 @@ sinew_mass_data sinew_compute_circle_mass(const sinew_circle *shape, float densi
 /* A capsule is a 2r x L rectangle plus two half discs whose flat sides sit L/2 from the centre. */
 sinew_mass_data sinew_compute_capsule_mass(const sinew_capsule *shape, float density)
 {
+	if (sinew_reject_null(shape == NULL, "sinew_compute_capsule_mass")) return (sinew_mass_data){0};
 	float r = shape->radius;
 	float length = sinew_distance(shape->center1, shape->center2);
 	float rect_mass = density * 2.0f * r * length;
@@ -156,6 +158,7 @@ static void add_sector_moments(sinew_moments *m, sinew_vec2 v, sinew_vec2 n1, si
 
 sinew_mass_data sinew_compute_polygon_mass(const sinew_polygon *shape, float density)
 {
+	if (sinew_reject_null(shape == NULL, "sinew_compute_polygon_mass")) return (sinew_mass_data){0};
 	int n = shape->count;
 	sinew_mass_data none = {0.0f, n > 0 ? shape->vertices[0] : sinew_v2(0.0f, 0.0f), 0.0f};
 	if (n < 2 || n > SINEW_MAX_POLYGON_VERTICES) return none;
@@ -185,6 +188,7 @@ sinew_mass_data sinew_compute_polygon_mass(const sinew_polygon *shape, float den
 
 sinew_mass_data sinew_compute_mass(const sinew_geometry *geometry, float density)
 {
+	if (sinew_reject_null(geometry == NULL, "sinew_compute_mass")) return (sinew_mass_data){0};
 	switch (geometry->type) {
 	case SINEW_SHAPE_CIRCLE:
 		return sinew_compute_circle_mass(&geometry->u.circle, density);
@@ -201,6 +205,7 @@ sinew_mass_data sinew_compute_mass(const sinew_geometry *geometry, float density
 
 sinew_mass_data sinew_combine_mass(const sinew_mass_data *parts, int count)
 {
+	if (sinew_reject_null(parts == NULL && count > 0, "sinew_combine_mass")) return (sinew_mass_data){0};
 	sinew_mass_data total = {0.0f, {0.0f, 0.0f}, 0.0f};
 	if (parts == NULL || count <= 0) return total;
 	sinew_vec2 weighted = {0.0f, 0.0f}, plain = {0.0f, 0.0f};
@@ -229,6 +234,7 @@ static sinew_aabb inflate(sinew_aabb box, float r)
 
 sinew_aabb sinew_compute_circle_aabb(const sinew_circle *shape, sinew_transform xf)
 {
+	if (sinew_reject_null(shape == NULL, "sinew_compute_circle_aabb")) return (sinew_aabb){0};
 	sinew_vec2 p = sinew_transform_point(xf, shape->center);
 	sinew_aabb box = {p, p};
 	return inflate(box, shape->radius);
@@ -236,6 +242,7 @@ sinew_aabb sinew_compute_circle_aabb(const sinew_circle *shape, sinew_transform 
 
 sinew_aabb sinew_compute_capsule_aabb(const sinew_capsule *shape, sinew_transform xf)
 {
+	if (sinew_reject_null(shape == NULL, "sinew_compute_capsule_aabb")) return (sinew_aabb){0};
 	sinew_vec2 p1 = sinew_transform_point(xf, shape->center1);
 	sinew_vec2 p2 = sinew_transform_point(xf, shape->center2);
 	sinew_aabb box = {sinew_vmin(p1, p2), sinew_vmax(p1, p2)};
@@ -244,6 +251,7 @@ sinew_aabb sinew_compute_capsule_aabb(const sinew_capsule *shape, sinew_transfor
 
 sinew_aabb sinew_compute_polygon_aabb(const sinew_polygon *shape, sinew_transform xf)
 {
+	if (sinew_reject_null(shape == NULL, "sinew_compute_polygon_aabb")) return (sinew_aabb){0};
 	if (shape->count < 1) {
 		sinew_aabb empty = {xf.p, xf.p};
 		return empty;
@@ -260,6 +268,7 @@ sinew_aabb sinew_compute_polygon_aabb(const sinew_polygon *shape, sinew_transfor
 
 sinew_aabb sinew_compute_aabb(const sinew_geometry *geometry, sinew_transform xf)
 {
+	if (sinew_reject_null(geometry == NULL, "sinew_compute_aabb")) return (sinew_aabb){0};
 	switch (geometry->type) {
 	case SINEW_SHAPE_CIRCLE:
 		return sinew_compute_circle_aabb(&geometry->u.circle, xf);
@@ -276,6 +285,7 @@ sinew_aabb sinew_compute_aabb(const sinew_geometry *geometry, sinew_transform xf
 
 float sinew_geometry_extent(const sinew_geometry *geometry, sinew_vec2 local_point)
 {
+	if (sinew_reject_null(geometry == NULL, "sinew_geometry_extent")) return 0.0f;
 	switch (geometry->type) {
 	case SINEW_SHAPE_CIRCLE: {
 		const sinew_circle *c = &geometry->u.circle;

@@ -29,6 +29,7 @@
 
 sinew_transform sinew_sweep_transform(const sinew_sweep *sweep, float t)
 {
+	if (sinew_reject_null(sweep == NULL, "sinew_sweep_transform")) return sinew_transform_identity();
 	if (sweep == NULL) return sinew_transform_identity();
 	/* (1 - t) a + t b is exact at both ends, so t = 1 lands on c2 and a2 */
 	float s = 1.0f - t;

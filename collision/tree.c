@@ -396,6 +396,7 @@ sinew_dynamic_tree sinew_dynamic_tree_create(void)
 
 void sinew_dynamic_tree_destroy(sinew_dynamic_tree *tree)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_destroy")) return;
 	if (tree == NULL) return;
 	sinew_free(tree->nodes);
 	*tree = sinew_dynamic_tree_create();
@@ -404,6 +405,7 @@ void sinew_dynamic_tree_destroy(sinew_dynamic_tree *tree)
 int32_t sinew_dynamic_tree_create_proxy(sinew_dynamic_tree *tree, sinew_aabb aabb, uint32_t category,
                                         uint64_t user_data)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_create_proxy")) return SINEW_NULL_NODE;
 	if (!check_box(aabb, "sinew_dynamic_tree_create_proxy")) return SINEW_NULL_NODE;
 	int32_t leaf = allocate_node(tree);
 	if (leaf == SINEW_NULL_NODE) return SINEW_NULL_NODE;
@@ -422,6 +424,7 @@ int32_t sinew_dynamic_tree_create_proxy(sinew_dynamic_tree *tree, sinew_aabb aab
 
 void sinew_dynamic_tree_destroy_proxy(sinew_dynamic_tree *tree, int32_t proxy_id)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_destroy_proxy")) return;
 	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_destroy_proxy")) return;
 	remove_leaf(tree, proxy_id);
 	free_node(tree, proxy_id);
@@ -430,6 +433,7 @@ void sinew_dynamic_tree_destroy_proxy(sinew_dynamic_tree *tree, int32_t proxy_id
 
 void sinew_dynamic_tree_move_proxy(sinew_dynamic_tree *tree, int32_t proxy_id, sinew_aabb aabb)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_move_proxy")) return;
 	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_move_proxy")) return;
 	if (!check_box(aabb, "sinew_dynamic_tree_move_proxy")) return;
 	remove_leaf(tree, proxy_id);
@@ -443,6 +447,7 @@ void sinew_dynamic_tree_move_proxy(sinew_dynamic_tree *tree, int32_t proxy_id, s
 
 void sinew_dynamic_tree_enlarge_proxy(sinew_dynamic_tree *tree, int32_t proxy_id, sinew_aabb aabb)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_enlarge_proxy")) return;
 	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_enlarge_proxy")) return;
 	if (!check_box(aabb, "sinew_dynamic_tree_enlarge_proxy")) return;
 	sinew_tree_node *nodes = tree->nodes;
@@ -456,6 +461,7 @@ void sinew_dynamic_tree_enlarge_proxy(sinew_dynamic_tree *tree, int32_t proxy_id
 
 sinew_aabb sinew_dynamic_tree_get_aabb(const sinew_dynamic_tree *tree, int32_t proxy_id)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_get_aabb")) return (sinew_aabb){0};
 	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_get_aabb")) {
 		sinew_aabb empty = {{0.0f, 0.0f}, {0.0f, 0.0f}};
 		return empty;
@@ -465,12 +471,14 @@ sinew_aabb sinew_dynamic_tree_get_aabb(const sinew_dynamic_tree *tree, int32_t p
 
 uint64_t sinew_dynamic_tree_get_user_data(const sinew_dynamic_tree *tree, int32_t proxy_id)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_get_user_data")) return 0;
 	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_get_user_data")) return 0;
 	return tree->nodes[proxy_id].user_data;
 }
 
 uint32_t sinew_dynamic_tree_get_category(const sinew_dynamic_tree *tree, int32_t proxy_id)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_get_category")) return 0;
 	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_get_category")) return 0;
 	return tree->nodes[proxy_id].category;
 }
@@ -523,6 +531,7 @@ static void stack_release(node_stack *stack)
 void sinew_dynamic_tree_query(const sinew_dynamic_tree *tree, sinew_aabb aabb, uint32_t mask,
                               sinew_tree_query_fn *fn, void *context)
 {
+	if (sinew_reject_null(tree == NULL || fn == NULL, "sinew_dynamic_tree_query")) return;
 	if (tree == NULL || fn == NULL || tree_is_empty(tree)) return;
 	const sinew_tree_node *nodes = tree->nodes;
 	node_stack stack;
@@ -547,6 +556,7 @@ void sinew_dynamic_tree_query(const sinew_dynamic_tree *tree, sinew_aabb aabb, u
  * no NaN arises; a NaN anywhere in the input makes the test fail. */
 bool sinew_ray_cast_aabb(sinew_aabb box, const sinew_ray_cast_input *input, float *fraction)
 {
+	if (sinew_reject_null(input == NULL, "sinew_ray_cast_aabb")) return false;
 	float t_enter = 0.0f, t_exit = input->max_fraction;
 	const float o[2] = {input->origin.x, input->origin.y};
 	const float d[2] = {input->translation.x, input->translation.y};
@@ -586,6 +596,7 @@ bool sinew_ray_cast_aabb(sinew_aabb box, const sinew_ray_cast_input *input, floa
 void sinew_dynamic_tree_ray_cast(const sinew_dynamic_tree *tree, const sinew_ray_cast_input *input, uint32_t mask,
                                  sinew_tree_ray_cast_fn *fn, void *context)
 {
+	if (sinew_reject_null(tree == NULL || input == NULL || fn == NULL, "sinew_dynamic_tree_ray_cast")) return;
 	if (tree == NULL || input == NULL || fn == NULL || tree_is_empty(tree)) return;
 	const sinew_tree_node *nodes = tree->nodes;
 	sinew_ray_cast_input sub = *input;
@@ -611,6 +622,7 @@ void sinew_dynamic_tree_ray_cast(const sinew_dynamic_tree *tree, const sinew_ray
 
 int sinew_dynamic_tree_get_height(const sinew_dynamic_tree *tree)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_get_height")) return -1;
 	if (tree == NULL || tree_is_empty(tree)) return -1;
 	return tree->nodes[tree->root].height;
 }
@@ -618,6 +630,7 @@ int sinew_dynamic_tree_get_height(const sinew_dynamic_tree *tree)
 /* Internal nodes only (leaves are the same whatever the tree), the root excluded. */
 float sinew_dynamic_tree_get_area_ratio(const sinew_dynamic_tree *tree)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_get_area_ratio")) return 0.0f;
 	if (tree == NULL || tree_is_empty(tree)) return 0.0f;
 	float root_perimeter = sinew_aabb_perimeter(tree->nodes[tree->root].aabb);
 	if (!(root_perimeter > 0.0f)) return 0.0f;
@@ -653,6 +666,7 @@ static bool validate_node(const sinew_dynamic_tree *tree, int32_t index, int32_t
 
 bool sinew_dynamic_tree_validate(const sinew_dynamic_tree *tree)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_validate")) return false;
 	if (tree == NULL) return false;
 	if (tree->nodes == NULL) return tree->proxy_count == 0 && tree->node_count == 0;
 	int32_t free_count = 0;
@@ -854,6 +868,7 @@ static void build_top_down(sinew_dynamic_tree *tree, build_leaf *leaves, int32_t
 
 void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree)
 {
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_rebuild")) return;
 	if (tree == NULL || tree_is_empty(tree) || tree->proxy_count < 2) return;
 	int32_t count = tree->proxy_count;
 	build_leaf *leaves = sinew_alloc((size_t)count * sizeof(build_leaf));

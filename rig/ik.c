@@ -115,6 +115,12 @@ void rig_forward(const sinew_rig_skeleton *sk, const sinew_rig_pose *pose, const
 		float parent_angle = b->parent < 0 ? 0.0f : frames[b->parent].angle;
 		frames[i].origin = bone_origin(sk, pose, frames, i);
 		frames[i].angle = parent_angle + pose->bones[i] + (offsets != NULL ? offsets[i] : 0.0f);
+		/* The torso's flinch tilts the upper body about the hips; the legs keep their solved
+		 * directions, so the feet stay on their markers. */
+		if (offsets != NULL && b->parent == SINEW_PART_TORSO &&
+		    (i == SINEW_PART_LEFT_UPPER_LEG || i == SINEW_PART_RIGHT_UPPER_LEG)) {
+			frames[i].angle -= offsets[SINEW_PART_TORSO];
+		}
 		float centre = i == SINEW_PART_HEAD ? sk->head_center : 0.5f * b->length;
 		sinew_rig_part_state *s = &parts[i];
 		s->origin = point_to_world(pose, frames[i].origin);

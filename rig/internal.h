@@ -27,7 +27,8 @@ struct sinew_rig {
 	void *user_data;
 	sinew_rig_skeleton skeleton;
 	sinew_rig_pose pose;                          /* bones: as IK solved them, without reactions */
-	sinew_rig_part_state parts[SINEW_PART_COUNT]; /* world, reactions included */
+	sinew_rig_part_state parts[SINEW_PART_COUNT]; /* world, reactions included: the figure shown */
+	sinew_rig_part_state proxy_parts[SINEW_PART_COUNT]; /* world, without reactions: where the proxies go */
 	rig_reaction reactions[SINEW_PART_COUNT];
 	sinew_rig_state state;
 	bool visible;
@@ -72,6 +73,9 @@ void rig_forward(const sinew_rig_skeleton *skeleton, const sinew_rig_pose *pose,
 /* proxy.c */
 bool rig_proxies_create(sinew_rig *rig);
 void rig_proxies_destroy(sinew_rig *rig);
+/** Solve the pose (IK, then FK twice: with the offsets for the figure, without them for the
+ * proxies). */
+void rig_solve_all(sinew_rig *rig, const float offsets[SINEW_PART_COUNT]);
 /** Put the proxies exactly on the parts (no velocity): at creation and when they are switched on. */
 void rig_proxies_place(sinew_rig *rig);
 /** Give each proxy the velocity that carries it onto its part in dt (during the coming step). */

@@ -2,6 +2,10 @@
  * carried onto their parts with sinew_body_move_to so they have the rig's velocity and push props
  * — and the contact episodes built from their contacts.
  *
+ * The proxies follow the animated pose without the hit reactions' offsets: a flinch is shown, not
+ * simulated (seed 003 §6.4: "not a physics force ... doesn't push the prop"); a 0.6 rad flick in
+ * one frame would otherwise swat the prop that caused it at thousands of px/s.
+ *
  * A proxy body's origin is its bone's origin and its rotation the bone's direction: a capsule from
  * (0, 0) to (length, 0) for the torso and the limbs, a circle at (head_center, 0) for the head.
  *
@@ -59,8 +63,8 @@ static bool make_proxy(sinew_rig *rig, int part)
 	info->part_name = sinew_rig_part_name((sinew_rig_part)part);
 	sinew_body_def bd = sinew_default_body_def();
 	bd.type = SINEW_KINEMATIC_BODY;
-	bd.position = rig->parts[part].origin;
-	bd.angle = rig->parts[part].angle;
+	bd.position = rig->proxy_parts[part].origin;
+	bd.angle = rig->proxy_parts[part].angle;
 	bd.user_data = info;
 	sinew_body_id body = sinew_create_body(rig->world, &bd);
 	if (SINEW_IS_NULL(body)) return false;
@@ -78,6 +82,15 @@ static bool make_proxy(sinew_rig *rig, int part)
 		shape = sinew_create_capsule_shape(body, &sd, &c);
 	}
 	return !SINEW_IS_NULL(shape);
+}
+
+void rig_solve_all(sinew_rig *rig, const float offsets[SINEW_PART_COUNT])
+{
+	rig_solve(&rig->skeleton, &rig->pose, offsets, rig->parts);
+	bool any = false;
+	for (int i = 0; offsets != NULL && i < SINEW_PART_COUNT; ++i) any = any || offsets[i] != 0.0f;
+	if (any) rig_forward(&rig->skeleton, &rig->pose, NULL, rig->proxy_parts);
+	else memcpy(rig->proxy_parts, rig->parts, sizeof rig->parts);
 }
 
 bool rig_proxies_create(sinew_rig *rig)
@@ -110,7 +123,7 @@ void rig_proxies_place(sinew_rig *rig)
 	if (!rig->has_proxies) return;
 	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
 		if (!sinew_body_is_valid(rig->proxies[i])) continue;
-		sinew_body_set_transform(rig->proxies[i], rig->parts[i].origin, rig->parts[i].angle);
+		sinew_body_set_transform(rig->proxies[i], rig->proxy_parts[i].origin, rig->proxy_parts[i].angle);
 		sinew_body_set_linear_velocity(rig->proxies[i], sinew_v2(0.0f, 0.0f));
 		sinew_body_set_angular_velocity(rig->proxies[i], 0.0f);
 	}
@@ -120,7 +133,7 @@ void rig_proxies_move(sinew_rig *rig, float dt)
 {
 	if (!rig->has_proxies || !rig->proxies_enabled) return;
 	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
-		if (sinew_body_is_valid(rig->proxies[i])) sinew_body_move_to(rig->proxies[i], part_transform(&rig->parts[i]), dt);
+		if (sinew_body_is_valid(rig->proxies[i])) sinew_body_move_to(rig->proxies[i], part_transform(&rig->proxy_parts[i]), dt);
 	}
 }
 

@@ -4,7 +4,9 @@
  * 0.25 s decay. The offset is angle * strength, and strength falls linearly from 1 to 0 over the
  * joint's decay time (head 0.5 s, torso and upper limbs 0.4 s, lower limbs 0.35 s). A new hit on
  * a joint keeps the stronger of the two angles and resets the strength to 1, so repeated hits
- * never add up past the cap. Offsets are added to the bones' rotations after IK, while ANIMATED.
+ * never add up past the cap. Offsets are added to the bones' rotations after IK, while ANIMATED;
+ * the torso's tilts the upper body about the hips while the legs keep their IK directions (the
+ * feet stay planted).
  *
  * Direction. The push is taken into the rig frame (so a LEFT rig flinches as the mirror of a
  * RIGHT one) and then across the bone: a positive rotation moves the bone's tip along the bone's
@@ -75,7 +77,7 @@ static float side_of(sinew_rig_part part)
 /* +1 or -1: which way the part turns away from a push (rig-frame direction). */
 static float flinch_sign(const sinew_rig *rig, sinew_rig_part part, sinew_vec2 push_rig)
 {
-	sinew_vec2 world_dir = sinew_v2(cosf(rig->parts[part].angle), sinf(rig->parts[part].angle));
+	sinew_vec2 world_dir = sinew_v2(cosf(rig->proxy_parts[part].angle), sinf(rig->proxy_parts[part].angle));
 	sinew_vec2 bone = sinew_rig_vector_to_local(rig, world_dir);
 	float across = sinew_cross(bone, push_rig);
 	if (fabsf(across) > REACTION_HEAD_ON * sinew_length(push_rig)) return across > 0.0f ? 1.0f : -1.0f;

@@ -8,7 +8,8 @@
  *   4. the pose (ANIMATED and RECOVERING): IK and the head look-at write the bone rotations,
  *      then the reactions' offsets are added (ANIMATED only) and forward kinematics places the
  *      ten parts;
- *   5. the proxies' move_to targets, so they arrive on the parts with the coming world step. */
+ *   5. the proxies' move_to targets, so they arrive on the parts (without the reactions'
+ *      offsets: see proxy.c) with the coming world step. */
 #include "internal.h"
 
 #include <math.h>
@@ -171,7 +172,7 @@ sinew_rig *sinew_create_rig(sinew_world_id world, const sinew_rig_def *def)
 		if (rig->name != NULL) memcpy(rig->name, def->name, n);
 	}
 	rig->pose = sinew_rig_rest_pose(rig, sinew_make_transform(def->position, def->angle), def->facing);
-	rig_solve(&rig->skeleton, &rig->pose, NULL, rig->parts);
+	rig_solve_all(rig, NULL);
 	rig->previous_root = rig->pose.root;
 	rig->has_previous_root = true;
 	rig->terrain = rig_terrain_create(rig);
@@ -226,7 +227,7 @@ bool sinew_rig_update(sinew_rig *rig, float dt)
 	if (rig->state != SINEW_RIG_RAGDOLL) {
 		float offsets[SINEW_PART_COUNT];
 		rig_reactions_advance(rig, dt, offsets);
-		rig_solve(&rig->skeleton, &rig->pose, offsets, rig->parts);
+		rig_solve_all(rig, offsets);
 	}
 	rig_proxies_move(rig, dt);
 	return true;
@@ -257,6 +258,7 @@ bool sinew_rig_set_pose(sinew_rig *rig, const sinew_rig_pose *pose)
 	}
 	rig->pose = *pose;
 	rig_forward(&rig->skeleton, &rig->pose, NULL, rig->parts);
+	memcpy(rig->proxy_parts, rig->parts, sizeof rig->parts);
 	return true;
 }
 

@@ -224,13 +224,15 @@ static void set_root_y(sinew_rig *rig, float y)
 
 /* ---------------------------------------------------------------- stance */
 
-/* Ride height and foot spacing from the skeleton's rest pose, once. */
+/* Ride height (the rest feet's height less the knee bend) and foot spacing from the skeleton's
+ * rest pose, once. */
 static void know_stance(sinew_rig *rig, rig_terrain *t)
 {
 	if (t->stance_known) return;
 	sinew_rig_pose rest = sinew_rig_rest_pose(rig, sinew_transform_identity(), SINEW_FACING_RIGHT);
 	float ride = 0.5f * (rest.markers[SINEW_MARKER_LEFT_FOOT].y + rest.markers[SINEW_MARKER_RIGHT_FOOT].y);
-	t->ride_height = (isfinite(ride) && ride > 0.0f) ? ride : FALLBACK_RIDE_HEIGHT;
+	ride -= SINEW_RIG_TERRAIN_KNEE_BEND;
+	t->ride_height = (isfinite(ride) && ride > SINEW_RIG_TERRAIN_KNEE_BEND) ? ride : FALLBACK_RIDE_HEIGHT;
 	for (int f = 0; f < FEET; ++f) {
 		float x = rest.markers[foot_marker[f]].x;
 		t->foot_base_x[f] = isfinite(x) ? x : 0.0f;

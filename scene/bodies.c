@@ -32,6 +32,15 @@ static bool out_of_memory(scene_parser *p, const char *path)
 	return scene_fail(p, path, "out of memory");
 }
 
+/* A step of 1 / hz must lie in the engine's envelope, or every step would be refused. */
+static bool check_hz(scene_parser *p, float hz)
+{
+	float lo = 1.0f / SINEW_MAX_STEP, hi = 1.0f / SINEW_MIN_STEP;
+	if (hz >= lo && hz <= hi) return true;
+	return scene_fail(p, "world.hz", "%g is outside the engine's limits of %g..%g (a step of %g..%g s)", (double)hz,
+	                  (double)lo, (double)hi, (double)SINEW_MIN_STEP, (double)SINEW_MAX_STEP);
+}
+
 static bool parse_world(scene_parser *p, json_t *world)
 {
 	scene_desc *d = p->desc;
@@ -39,7 +48,7 @@ static bool parse_world(scene_parser *p, json_t *world)
 	if (!scene_expect_object(p, world, "world") || !scene_check_keys(p, world, "world", world_keys)) return false;
 	return scene_get_vec2(p, world, "world", "gravity", &d->gravity) &&
 	       scene_get_number(p, world, "world", "length_units_per_meter", SCENE_POSITIVE, &d->length_units_per_meter) &&
-	       scene_get_number(p, world, "world", "hz", SCENE_POSITIVE, &d->hz) &&
+	       scene_get_number(p, world, "world", "hz", SCENE_POSITIVE, &d->hz) && check_hz(p, d->hz) &&
 	       scene_get_int(p, world, "world", "substeps", 1, 64, &d->substeps) &&
 	       scene_get_int(p, world, "world", "steps", 0, 1000000000, &d->steps) &&
 	       scene_get_bool(p, world, "world", "sleep", &d->sleep);
@@ -481,13 +490,6 @@ int scene_desc_find_template(const scene_desc *desc, const char *name)
 	return -1;
 }
 
-/* Rigs come with the rig and ragdoll layers (the rig issue). */
-static bool parse_rigs(scene_parser *p, json_t *rigs)
-{
-	if (rigs == NULL || json_array_size(rigs) == 0) return true;
-	return scene_fail(p, "rigs[0]", "rigs are not supported by this build yet (they come with the rig layer)");
-}
-
 static bool parse_version(scene_parser *p, json_t *root)
 {
 	json_t *version = json_object_get(root, "sinew_scene");
@@ -517,7 +519,7 @@ bool scene_parse_document(scene_parser *p, json_t *root)
 	    !scene_get_array(p, root, "", "templates", &templates) || !scene_get_array(p, root, "", "script", &script)) {
 		return false;
 	}
-	if (!parse_bodies_and_joints(p, bodies, joints) || !parse_rigs(p, rigs) || !parse_templates(p, templates)) {
+	if (!parse_bodies_and_joints(p, bodies, joints) || !scene_parse_rigs(p, rigs) || !parse_templates(p, templates)) {
 		return false;
 	}
 	return scene_parse_script(p, script);
@@ -567,5 +569,6 @@ void scene_desc_free(scene_desc *desc)
 	free(desc->templates);
 	for (int i = 0; i < desc->group_count; ++i) free(desc->group_names[i]);
 	free(desc->group_names);
+	scene_rigs_free(desc);
 	memset(desc, 0, sizeof *desc);
 }

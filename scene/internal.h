@@ -90,6 +90,17 @@ typedef struct scene_op {
 
 typedef struct scene_template scene_template;
 
+/** One rig of "rigs": a stickman of the default skeleton. state and joints are for the ragdoll
+ * layer (RAGDOLL at the start; the joint model: 0 local, 1 godot). */
+typedef struct scene_rig_desc {
+	char *name; /* owned; NULL when unnamed */
+	sinew_vec2 position;
+	sinew_rig_facing facing;
+	sinew_rig_state state;
+	bool terrain;
+	int joints;
+} scene_rig_desc;
+
 /** Everything a scene file says, validated, in the API's units (radians). A template's bodies and
  * joints are a scene_desc of their own (with no world settings, templates or script). */
 typedef struct scene_desc {
@@ -112,6 +123,8 @@ typedef struct scene_desc {
 	int joint_count;
 	int *joint_by_name; /* indices of named joints sorted by name */
 	int named_joint_count;
+	scene_rig_desc *rigs;
+	int rig_count;
 	scene_op *ops;      /* sorted by step, then by position in the file */
 	int op_count;
 	scene_template *templates;
@@ -207,6 +220,19 @@ int scene_desc_find_body(const scene_desc *desc, const char *name);
 /** Index of the shape named name, or -1. */
 int scene_desc_find_shape(const scene_desc *desc, const char *name);
 void scene_desc_free(scene_desc *desc);
+
+/* rigs.c */
+/** The "rigs" array: every key checked, names unique. */
+bool scene_parse_rigs(scene_parser *p, json_t *rigs);
+/** Index of the rig named name, or -1. */
+int scene_desc_find_rig(const scene_desc *desc, const char *name);
+void scene_rigs_free(scene_desc *desc);
+/** Make the rig r describes in world (terrain following applied); NULL when the rig layer refuses. */
+sinew_rig *scene_build_rig(sinew_world_id world, const scene_rig_desc *r);
+/** "right", "left", "forward" / "animated", "ragdoll" / "local", "godot": the file's words. */
+extern const char *const scene_rig_facing_names[];
+extern const char *const scene_rig_state_names[];
+extern const char *const scene_rig_joints_names[];
 
 /* joints.c */
 /** The "joints" array (after the bodies and their names): every key checked, angles in radians. */

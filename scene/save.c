@@ -509,6 +509,41 @@ static bool name_bodies(saver *s)
 	return true;
 }
 
+/* ---------------------------------------------------------------- rigs */
+
+/* A rig as its description: kind, root position, facing, state, terrain following and the joint
+ * model. The pose is not part of the format: a loaded rig starts from its rest pose there. */
+static json_t *save_rig(saver *s, int index)
+{
+	const scene_rig_desc *d = &s->desc->rigs[index];
+	const sinew_rig *rig = sinew_scene_get_rig(s->scene, index);
+	json_t *o = json_object();
+	if (o == NULL) return NULL;
+	if (d->name != NULL) set(s, o, "name", json_string(d->name));
+	set(s, o, "kind", json_string("stickman"));
+	set(s, o, "position", vec2(sinew_rig_get_root(rig).p));
+	set(s, o, "facing", json_string(scene_rig_facing_names[sinew_rig_get_facing(rig)]));
+	if (sinew_rig_get_state(rig) == SINEW_RIG_RAGDOLL) set(s, o, "state", json_string("ragdoll"));
+	if (sinew_rig_get_motion(rig) != SINEW_MOTION_DISABLED) set(s, o, "terrain", json_true());
+	if (d->joints != 0) set(s, o, "joints", json_string(scene_rig_joints_names[d->joints]));
+	return o;
+}
+
+static void save_rigs(saver *s, json_t *root)
+{
+	if (s->desc->rig_count == 0) return;
+	json_t *rigs = json_array();
+	if (rigs == NULL) {
+		fail(s, "out of memory");
+		return;
+	}
+	for (int i = 0; i < s->desc->rig_count; ++i) {
+		json_t *rig = save_rig(s, i);
+		if (rig == NULL || json_array_append_new(rigs, rig) != 0) fail(s, "out of memory");
+	}
+	set(s, root, "rigs", rigs);
+}
+
 /* ---------------------------------------------------------------- the document */
 
 static json_t *save_document(saver *s)
@@ -541,6 +576,7 @@ static json_t *save_document(saver *s)
 	}
 	if (json_array_size(joints) > 0) set(s, root, "joints", joints);
 	else json_decref(joints);
+	save_rigs(s, root);
 	return root;
 }
 
@@ -567,7 +603,8 @@ static bool list_bodies(saver *s)
 		s->bodies[s->body_count++] = (saved_body){id, i, NULL, false};
 	}
 	for (int i = 0; i < count; ++i) {
-		if (s->body_of_slot[ids[i].index1] >= 0) continue;
+		/* a rig's proxies are saved as the rig (the rig layer makes them again) */
+		if (s->body_of_slot[ids[i].index1] >= 0 || sinew_rig_from_body(ids[i], NULL, NULL)) continue;
 		s->body_of_slot[ids[i].index1] = s->body_count;
 		s->bodies[s->body_count++] = (saved_body){ids[i], -1, NULL, false};
 	}

@@ -34,6 +34,7 @@ struct sinew_scene {
 	sinew_body_id *bodies;     /* made from desc.bodies[i] */
 	sinew_shape_id *shapes;    /* made from desc.shapes[i] */
 	sinew_joint_id *joints;    /* made from desc.joints[i] */
+	sinew_rig **rigs;          /* made from desc.rigs[i] */
 	int *named_bodies;         /* indices of named bodies, file order */
 	int *named_joints;         /* indices of named joints, file order */
 	int *joint_of_slot;        /* joint slot (index1) -> index in joints, or -1 */
@@ -230,6 +231,24 @@ static bool prepare_spawning(sinew_scene *s, scene_parser *p)
 	return true;
 }
 
+/* The rigs, after the bodies (their proxies are bodies the file does not list). */
+static bool build_rigs(sinew_scene *s, scene_parser *p)
+{
+	const scene_desc *d = &s->desc;
+	if (d->rig_count == 0) return true;
+	s->rigs = calloc((size_t)d->rig_count, sizeof *s->rigs);
+	if (s->rigs == NULL) return scene_fail(p, "rigs", "out of memory");
+	for (int i = 0; i < d->rig_count; ++i) {
+		s->rigs[i] = scene_build_rig(s->world, &d->rigs[i]);
+		if (s->rigs[i] == NULL) {
+			char path[SCENE_PATH_SIZE];
+			scene_path_index(path, "rigs", (size_t)i);
+			return scene_fail(p, path, "the rig layer refused this rig: %s", s->last_error);
+		}
+	}
+	return true;
+}
+
 static bool build(sinew_scene *s, scene_parser *p)
 {
 	const scene_desc *d = &s->desc;
@@ -267,7 +286,7 @@ static bool build(sinew_scene *s, scene_parser *p)
 	instance in = {sinew_v2(0.0f, 0.0f), 0, s->bodies, s->shapes, s->joints};
 	char path[SCENE_PATH_SIZE], message[SCENE_MESSAGE_SIZE];
 	if (!build_instance(s, d, &in, path, message)) return scene_fail(p, path, "%s", message);
-	if (!index_shapes(s, p) || !index_joints(s, p) || !prepare_spawning(s, p)) return false;
+	if (!index_shapes(s, p) || !index_joints(s, p) || !prepare_spawning(s, p) || !build_rigs(s, p)) return false;
 	s->building = false;
 	s->doing = "stepping";
 	s->error_count = 0;
@@ -359,6 +378,8 @@ sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_s
 void sinew_scene_destroy(sinew_scene *scene)
 {
 	if (scene == NULL) return;
+	for (int i = 0; scene->rigs != NULL && i < scene->desc.rig_count; ++i) sinew_destroy_rig(scene->rigs[i]);
+	free(scene->rigs);
 	if (!SINEW_IS_NULL(scene->world)) sinew_destroy_world(scene->world);
 	free(scene->bodies);
 	free(scene->shapes);
@@ -585,9 +606,12 @@ bool sinew_scene_step(sinew_scene *scene)
 	if (scene == NULL) return false;
 	int before = scene->error_count;
 	apply_due_ops(scene);
+	float dt = 1.0f / scene->desc.hz;
+	scene->doing = "updating the rigs";
+	for (int i = 0; i < scene->desc.rig_count; ++i) sinew_rig_update(scene->rigs[i], dt);
 	scene->doing = "stepping";
 	double start = now_seconds(), cpu_start = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
-	sinew_world_step(scene->world, 1.0f / scene->desc.hz, scene->desc.substeps);
+	sinew_world_step(scene->world, dt, scene->desc.substeps);
 	scene->step_cpu_seconds += clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
 	scene->step_seconds += now_seconds() - start;
 	scene->step += 1;
@@ -675,4 +699,24 @@ int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i)
 {
 	if (scene == NULL || i < 0 || i >= scene->desc.named_joint_count) return -1;
 	return scene->named_joints[i];
+}
+
+int sinew_scene_get_rig_count(const sinew_scene *scene) { return scene != NULL ? scene->desc.rig_count : 0; }
+
+sinew_rig *sinew_scene_get_rig(const sinew_scene *scene, int index)
+{
+	if (scene == NULL || scene->rigs == NULL || index < 0 || index >= scene->desc.rig_count) return NULL;
+	return scene->rigs[index];
+}
+
+const char *sinew_scene_get_rig_name(const sinew_scene *scene, int index)
+{
+	if (scene == NULL || index < 0 || index >= scene->desc.rig_count) return NULL;
+	return scene->desc.rigs[index].name;
+}
+
+sinew_rig *sinew_scene_find_rig(const sinew_scene *scene, const char *name)
+{
+	int i = scene != NULL ? scene_desc_find_rig(&scene->desc, name) : -1;
+	return i >= 0 ? sinew_scene_get_rig(scene, i) : NULL;
 }

@@ -208,8 +208,33 @@ static void put_body(text *t, sinew_body_id body)
 	put(t, ", \"awake\": %s}", sinew_body_is_awake(body) ? "true" : "false");
 }
 
-/* Only named bodies and joints that still exist. There are no rigs in this build: their object
- * is empty because the world has none, not as a placeholder. */
+static const char *const state_words[] = {"animated", "ragdoll", "recovering"};
+static const char *const motion_words[] = {"disabled", "airborne", "grounded", "landing_impact"};
+static const char *const facing_words[] = {"right", "left", "forward"};
+
+/* A rig as SCENE_FORMAT.md's Traces show it. The ragdoll's joint figures are 0 here: the scene
+ * does not drive ragdolls yet, and an animated figure has no joints to separate. */
+static void put_rig(text *t, const sinew_rig *rig)
+{
+	sinew_rig_state state = sinew_rig_get_state(rig);
+	sinew_rig_motion motion = sinew_rig_get_motion(rig);
+	sinew_rig_facing facing = sinew_rig_get_facing(rig);
+	put(t, "{\"state\": \"%s\", \"motion\": \"%s\", \"blocked\": %s, \"root\": ", state_words[state],
+	    motion_words[motion], sinew_rig_is_action_blocked(rig) ? "true" : "false");
+	put_vec2(t, sinew_rig_get_root(rig).p);
+	put(t, ", \"facing\": \"%s\", \"joint_sep_max\": 0, \"limit_over_max\": 0,\n          \"parts\": {", facing_words[facing]);
+	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
+		sinew_rig_part_state part = sinew_rig_get_part(rig, (sinew_rig_part)i);
+		put(t, "%s\"%s\": {\"p\": ", i > 0 ? ", " : "", sinew_rig_part_name((sinew_rig_part)i));
+		put_vec2(t, part.center);
+		put(t, ", \"a\": ");
+		put_float(t, part.angle);
+		put(t, "}");
+	}
+	put(t, "}}");
+}
+
+/* Only named bodies, joints and rigs that still exist. */
 static void put_frame(sinew_trace *trace, int step)
 {
 	const sinew_scene *scene = trace->scene;
@@ -242,7 +267,18 @@ static void put_frame(sinew_trace *trace, int step)
 		put(t, ": ");
 		put_joint(t, joint);
 	}
-	put(t, "}, \"rigs\": {},\n      \"events\": [");
+	put(t, "},\n      \"rigs\": {");
+	written = 0;
+	for (int i = 0; i < sinew_scene_get_rig_count(scene); ++i) {
+		const char *name = sinew_scene_get_rig_name(scene, i);
+		const sinew_rig *rig = sinew_scene_get_rig(scene, i);
+		if (name == NULL || rig == NULL) continue;
+		put(t, "%s", written++ > 0 ? ",\n        " : "");
+		put_string(t, name);
+		put(t, ": ");
+		put_rig(t, rig);
+	}
+	put(t, "},\n      \"events\": [");
 	if (trace->events.length > 0) put(t, "%.*s", (int)trace->events.length, trace->events.data);
 	put(t, "]}");
 }

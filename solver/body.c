@@ -46,17 +46,37 @@ static bool check_finite(sinew_world *w, const char *fn, const char *what, float
 	return false;
 }
 
-static bool check_vec(sinew_world *w, const char *fn, const char *what, sinew_vec2 v)
-{
-	return check_finite(w, fn, what, v.x) && check_finite(w, fn, what, v.y);
-}
-
 static bool check_nonnegative(sinew_world *w, const char *fn, const char *what, float x)
 {
 	if (!check_finite(w, fn, what, x)) return false;
 	if (x >= 0.0f) return true;
 	sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: %s must be >= 0 (got %g)", fn, what, (double)x);
 	return false;
+}
+
+static bool check_damping(sinew_world *w, const char *fn, const char *what, float x)
+{
+	return check_nonnegative(w, fn, what, x) && sinew_check_within(w, fn, what, x, SINEW_MAX_HERTZ);
+}
+
+static bool check_gravity_scale(sinew_world *w, const char *fn, const char *what, float x)
+{
+	return sinew_check_within(w, fn, what, x, SINEW_MAX_COEFFICIENT);
+}
+
+static bool check_force(sinew_world *w, const char *fn, const char *what, float x)
+{
+	return sinew_check_within(w, fn, what, x, SINEW_MAX_FORCE);
+}
+
+static bool check_force_vec(sinew_world *w, const char *fn, const char *what, sinew_vec2 v)
+{
+	return sinew_check_within_vec(w, fn, what, v, SINEW_MAX_FORCE);
+}
+
+static bool check_point(sinew_world *w, const char *fn, const char *what, sinew_vec2 p)
+{
+	return sinew_check_within_vec(w, fn, what, p, sinew_world_max_coordinate(w));
 }
 
 void sinew_body_sync_transform(sinew_body *b)
@@ -83,12 +103,13 @@ static bool validate_body_def(sinew_world *w, const sinew_body_def *d)
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: unknown body type %d", fn, (int)d->type);
 		return false;
 	}
-	return check_vec(w, fn, "position", d->position) && check_finite(w, fn, "angle", d->angle) &&
-	       check_vec(w, fn, "linear_velocity", d->linear_velocity) &&
-	       check_finite(w, fn, "angular_velocity", d->angular_velocity) &&
-	       check_nonnegative(w, fn, "linear_damping", d->linear_damping) &&
-	       check_nonnegative(w, fn, "angular_damping", d->angular_damping) &&
-	       check_finite(w, fn, "gravity_scale", d->gravity_scale) &&
+	return sinew_check_within_vec(w, fn, "position", d->position, sinew_world_max_coordinate(w)) &&
+	       check_finite(w, fn, "angle", d->angle) &&
+	       sinew_check_within_vec(w, fn, "linear_velocity", d->linear_velocity, sinew_world_max_speed(w)) &&
+	       sinew_check_within(w, fn, "angular_velocity", d->angular_velocity, SINEW_MAX_ANGULAR_SPEED) &&
+	       check_damping(w, fn, "linear_damping", d->linear_damping) &&
+	       check_damping(w, fn, "angular_damping", d->angular_damping) &&
+	       check_gravity_scale(w, fn, "gravity_scale", d->gravity_scale) &&
 	       check_nonnegative(w, fn, "sleep_threshold", d->sleep_threshold);
 }
 
@@ -296,8 +317,27 @@ sinew_transform sinew_body_get_transform(sinew_body_id body_id)
 	return b->xf;
 }
 
-static bool set_transform(sinew_world *w, sinew_body *b, sinew_vec2 position, sinew_rot q)
+/* Would every shape's fat box be finite at xf? A finite position far enough out overflows it, and
+ * the broadphase cannot store such a box. */
+static bool boxes_fit(sinew_world *w, const sinew_body *b, sinew_transform xf, const char *fn)
 {
+	sinew_vec2 margin = sinew_v2(w->aabb_margin, w->aabb_margin);
+	for (int32_t si = b->shape_list; si != SINEW_NULL_INDEX; si = w->shapes[si].next) {
+		sinew_aabb box = sinew_compute_aabb(&w->shapes[si].geom, xf);
+		if (sinew_vec2_is_valid(sinew_sub(box.lower, margin)) && sinew_vec2_is_valid(sinew_add(box.upper, margin)))
+			continue;
+		sinew_world_error(w, SINEW_ERROR_NOT_FINITE,
+		                  "%s: at (%g, %g) the body's shapes would have a box beyond the largest float", fn,
+		                  (double)xf.p.x, (double)xf.p.y);
+		return false;
+	}
+	return true;
+}
+
+static bool set_transform(sinew_world *w, sinew_body *b, sinew_vec2 position, sinew_rot q, const char *fn)
+{
+	sinew_transform xf = {position, q};
+	if (!boxes_fit(w, b, xf, fn)) return false;
 	b->xf.p = position;
 	b->xf.q = q;
 	b->q0 = q;
@@ -311,10 +351,10 @@ static bool set_transform(sinew_world *w, sinew_body *b, sinew_vec2 position, si
 bool sinew_body_set_transform(sinew_body_id body_id, sinew_vec2 position, float angle)
 {
 	BODY_MUT_OR(false, "sinew_body_set_transform");
-	if (!check_vec(w, "sinew_body_set_transform", "position", position) ||
+	if (!check_point(w, "sinew_body_set_transform", "position", position) ||
 	    !check_finite(w, "sinew_body_set_transform", "angle", angle))
 		return false;
-	return set_transform(w, b, position, sinew_make_rot(angle));
+	return set_transform(w, b, position, sinew_make_rot(angle), "sinew_body_set_transform");
 }
 
 bool sinew_body_set_rotation(sinew_body_id body_id, sinew_rot rotation)
@@ -324,21 +364,21 @@ bool sinew_body_set_rotation(sinew_body_id body_id, sinew_rot rotation)
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_set_rotation: expected a unit (cos, sin)");
 		return false;
 	}
-	return set_transform(w, b, b->xf.p, rotation);
+	return set_transform(w, b, b->xf.p, rotation, "sinew_body_set_rotation");
 }
 
 bool sinew_body_set_position(sinew_body_id body_id, sinew_vec2 position)
 {
 	BODY_MUT_OR(false, "sinew_body_set_position");
-	if (!check_vec(w, "sinew_body_set_position", "position", position)) return false;
-	return set_transform(w, b, position, b->xf.q);
+	if (!check_point(w, "sinew_body_set_position", "position", position)) return false;
+	return set_transform(w, b, position, b->xf.q, "sinew_body_set_position");
 }
 
 bool sinew_body_set_angle(sinew_body_id body_id, float angle)
 {
 	BODY_MUT_OR(false, "sinew_body_set_angle");
 	if (!check_finite(w, "sinew_body_set_angle", "angle", angle)) return false;
-	return set_transform(w, b, b->xf.p, sinew_make_rot(angle));
+	return set_transform(w, b, b->xf.p, sinew_make_rot(angle), "sinew_body_set_angle");
 }
 
 sinew_vec2 sinew_body_get_world_center(sinew_body_id body_id)
@@ -392,7 +432,8 @@ float sinew_body_get_angular_velocity(sinew_body_id body_id)
 bool sinew_body_set_linear_velocity(sinew_body_id body_id, sinew_vec2 v)
 {
 	BODY_MUT_OR(false, "sinew_body_set_linear_velocity");
-	if (!check_vec(w, "sinew_body_set_linear_velocity", "velocity", v)) return false;
+	if (!sinew_check_within_vec(w, "sinew_body_set_linear_velocity", "velocity", v, sinew_world_max_speed(w)))
+		return false;
 	if (b->type == SINEW_STATIC_BODY) return true;
 	if (sinew_dot(v, v) > 0.0f) sinew_body_wake(w, b);
 	make_velocity_true(b);
@@ -403,7 +444,7 @@ bool sinew_body_set_linear_velocity(sinew_body_id body_id, sinew_vec2 v)
 bool sinew_body_set_angular_velocity(sinew_body_id body_id, float omega)
 {
 	BODY_MUT_OR(false, "sinew_body_set_angular_velocity");
-	if (!check_finite(w, "sinew_body_set_angular_velocity", "omega", omega)) return false;
+	if (!sinew_check_within(w, "sinew_body_set_angular_velocity", "omega", omega, SINEW_MAX_ANGULAR_SPEED)) return false;
 	if (b->type == SINEW_STATIC_BODY || b->fixed_rotation) return true;
 	if (omega != 0.0f) sinew_body_wake(w, b);
 	make_velocity_true(b);
@@ -425,18 +466,24 @@ bool sinew_body_move_to(sinew_body_id body_id, sinew_transform target, float dt)
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: only kinematic bodies are moved to a target", fn);
 		return false;
 	}
-	if (!check_vec(w, fn, "target position", target.p) || !check_finite(w, fn, "target rotation", target.q.c) ||
+	if (!check_point(w, fn, "target position", target.p) || !check_finite(w, fn, "target rotation", target.q.c) ||
 	    !check_finite(w, fn, "target rotation", target.q.s) || !check_finite(w, fn, "dt", dt))
 		return false;
-	if (dt <= 0.0f) {
-		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: dt must be > 0 (got %g)", fn, (double)dt);
+	if (dt < SINEW_MIN_STEP) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: dt of %g is below the engine's limit of %g s", fn,
+		                  (double)dt, (double)SINEW_MIN_STEP);
 		return false;
 	}
 	float inv_dt = 1.0f / dt;
 	sinew_vec2 target_center = sinew_transform_point(target, b->local_center);
+	sinew_vec2 v = sinew_scale(inv_dt, sinew_sub(target_center, b->center));
+	float omega = b->fixed_rotation ? 0.0f : sinew_relative_angle(b->xf.q, target.q) * inv_dt;
+	if (!sinew_check_within_vec(w, fn, "the velocity to reach the target", v, sinew_world_max_speed(w)) ||
+	    !sinew_check_within(w, fn, "the angular velocity to reach the target", omega, SINEW_MAX_ANGULAR_SPEED))
+		return false;
 	make_velocity_true(b);
-	b->v = sinew_scale(inv_dt, sinew_sub(target_center, b->center));
-	b->w = b->fixed_rotation ? 0.0f : sinew_relative_angle(b->xf.q, target.q) * inv_dt;
+	b->v = v;
+	b->w = omega;
 	sinew_body_wake(w, b);
 	return true;
 }
@@ -444,7 +491,7 @@ bool sinew_body_move_to(sinew_body_id body_id, sinew_transform target, float dt)
 static bool apply_force(sinew_world *w, sinew_body *b, sinew_vec2 force, sinew_vec2 point, bool at_center, bool wake,
                         const char *fn)
 {
-	if (!check_vec(w, fn, "force", force) || !check_vec(w, fn, "point", point)) return false;
+	if (!check_force_vec(w, fn, "force", force) || !check_point(w, fn, "point", point)) return false;
 	if (b->type != SINEW_DYNAMIC_BODY) return true;
 	if (wake) sinew_body_wake(w, b);
 	if (!b->awake) return true;
@@ -468,7 +515,7 @@ bool sinew_body_apply_force_to_center(sinew_body_id body_id, sinew_vec2 force, b
 bool sinew_body_apply_torque(sinew_body_id body_id, float torque, bool wake)
 {
 	BODY_MUT_OR(false, "sinew_body_apply_torque");
-	if (!check_finite(w, "sinew_body_apply_torque", "torque", torque)) return false;
+	if (!check_force(w, "sinew_body_apply_torque", "torque", torque)) return false;
 	if (b->type != SINEW_DYNAMIC_BODY) return true;
 	if (wake) sinew_body_wake(w, b);
 	if (b->awake) b->torque += torque;
@@ -478,7 +525,7 @@ bool sinew_body_apply_torque(sinew_body_id body_id, float torque, bool wake)
 static bool apply_impulse(sinew_world *w, sinew_body *b, sinew_vec2 impulse, sinew_vec2 point, bool at_center, bool wake,
                           const char *fn)
 {
-	if (!check_vec(w, fn, "impulse", impulse) || !check_vec(w, fn, "point", point)) return false;
+	if (!check_force_vec(w, fn, "impulse", impulse) || !check_point(w, fn, "point", point)) return false;
 	if (b->type != SINEW_DYNAMIC_BODY) return true;
 	if (wake) sinew_body_wake(w, b);
 	if (!b->awake) return true;
@@ -502,7 +549,7 @@ bool sinew_body_apply_linear_impulse_to_center(sinew_body_id body_id, sinew_vec2
 bool sinew_body_apply_angular_impulse(sinew_body_id body_id, float impulse, bool wake)
 {
 	BODY_MUT_OR(false, "sinew_body_apply_angular_impulse");
-	if (!check_finite(w, "sinew_body_apply_angular_impulse", "impulse", impulse)) return false;
+	if (!check_force(w, "sinew_body_apply_angular_impulse", "impulse", impulse)) return false;
 	if (b->type != SINEW_DYNAMIC_BODY) return true;
 	if (wake) sinew_body_wake(w, b);
 	if (b->awake) b->w += b->inv_inertia * impulse;
@@ -577,8 +624,10 @@ bool sinew_body_set_mass_data(sinew_body_id body_id, sinew_mass_data m)
 {
 	const char *fn = "sinew_body_set_mass_data";
 	BODY_MUT_OR(false, fn);
-	if (!check_finite(w, fn, "mass", m.mass) || !check_vec(w, fn, "center", m.center) ||
-	    !check_finite(w, fn, "rotational_inertia", m.rotational_inertia))
+	float size = sinew_world_max_size(w);
+	if (!sinew_check_within(w, fn, "mass", m.mass, SINEW_MAX_MASS) ||
+	    !sinew_check_within_vec(w, fn, "center", m.center, size) ||
+	    !sinew_check_within(w, fn, "rotational_inertia", m.rotational_inertia, SINEW_MAX_MASS * size * size))
 		return false;
 	if (m.mass <= 0.0f || m.rotational_inertia < 0.0f) {
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: mass must be > 0 and rotational_inertia >= 0", fn);
@@ -625,9 +674,9 @@ bool sinew_body_apply_mass_from_shapes(sinew_body_id body_id)
 		return b->field;                                                                                               \
 	}
 
-FLOAT_SETTER(linear_damping, linear_damping, check_nonnegative)
-FLOAT_SETTER(angular_damping, angular_damping, check_nonnegative)
-FLOAT_SETTER(gravity_scale, gravity_scale, check_finite)
+FLOAT_SETTER(linear_damping, linear_damping, check_damping)
+FLOAT_SETTER(angular_damping, angular_damping, check_damping)
+FLOAT_SETTER(gravity_scale, gravity_scale, check_gravity_scale)
 FLOAT_SETTER(sleep_threshold, sleep_threshold, check_nonnegative)
 
 bool sinew_body_set_fixed_rotation(sinew_body_id body_id, bool flag)
@@ -771,6 +820,10 @@ int sinew_body_get_contact_count(sinew_body_id body_id)
 int sinew_body_get_contacts(sinew_body_id body_id, sinew_body_contact *out, int capacity)
 {
 	BODY_OR(0, "sinew_body_get_contacts");
+	if (out == NULL || capacity < 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_get_contacts: no room to write into");
+		return 0;
+	}
 	int32_t bi = body_id.index1 - 1;
 	int n = 0;
 	for (int32_t c = b->contact_list; c != SINEW_NULL_INDEX && n < capacity;) {
@@ -800,6 +853,10 @@ int sinew_body_get_contacts(sinew_body_id body_id, sinew_body_contact *out, int 
 int sinew_body_get_contact_data(sinew_body_id body_id, sinew_contact_data *out, int capacity)
 {
 	BODY_OR(0, "sinew_body_get_contact_data");
+	if (out == NULL || capacity < 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_get_contact_data: no room to write into");
+		return 0;
+	}
 	int32_t bi = body_id.index1 - 1;
 	int n = 0;
 	for (int32_t c = b->contact_list; c != SINEW_NULL_INDEX && n < capacity;) {

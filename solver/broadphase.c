@@ -96,7 +96,9 @@ void sinew_broadphase_refresh_body(sinew_world *w, sinew_body *b, bool force_mov
 		if (!force_move && sinew_aabb_contains(s->fat_aabb, s->aabb)) continue;
 		s->fat_aabb.lower = sinew_sub(s->aabb.lower, sinew_v2(margin, margin));
 		s->fat_aabb.upper = sinew_add(s->aabb.upper, sinew_v2(margin, margin));
+		sinew_world_scope scope = sinew_world_scope_enter(w);
 		sinew_dynamic_tree_move_proxy(&w->trees[s->tree], s->proxy, s->fat_aabb);
+		sinew_world_scope_leave(w, scope);
 		if (!s->moved) {
 			s->moved = true;
 			stbds_arrput(w->moved_shapes, si);

@@ -286,7 +286,10 @@ void sinew_world_draw(sinew_world_id world, const sinew_debug_draw *draw)
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_draw: draw is NULL");
 		return;
 	}
+	/* A callback that creates or destroys would change the arrays this walk is reading. */
+	const char *prev = sinew_world_lock_for(w, "a draw callback is running");
 	if (draw->draw_shapes || draw->draw_aabbs || draw->draw_transforms) draw_bodies(w, draw);
 	if (draw->draw_joints || draw->draw_joint_extras) draw_joints(w, draw);
 	if (draw->draw_contacts) draw_contacts(w, draw);
+	sinew_world_unlock(w, prev);
 }

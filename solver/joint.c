@@ -131,7 +131,9 @@ static bool check_motor(sinew_world *w, const char *fn, const sinew_joint_motor 
 	if (!sinew_is_finite(m->speed)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "motor speed must be finite");
 	if (isnan(m->max_effort) || m->max_effort < 0.0f)
 		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "motor max_effort must be >= 0");
-	return true;
+	/* INFINITY effort is documented (a motor that always reaches its speed); the speed is bounded */
+	if (!sinew_check_within(w, fn, "motor speed", m->speed, sinew_world_max_speed(w))) return false;
+	return isinf(m->max_effort) || sinew_check_within(w, fn, "motor max_effort", m->max_effort, SINEW_MAX_FORCE);
 }
 
 static bool check_spring(sinew_world *w, const char *fn, const sinew_joint_spring *s)
@@ -141,7 +143,8 @@ static bool check_spring(sinew_world *w, const char *fn, const sinew_joint_sprin
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "spring hertz, damping_ratio and target must be finite");
 	if (s->hertz <= 0.0f || s->damping_ratio < 0.0f)
 		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "spring hertz must be > 0 and damping_ratio >= 0");
-	return true;
+	return sinew_check_within(w, fn, "spring hertz", s->hertz, SINEW_MAX_HERTZ) &&
+	       sinew_check_within(w, fn, "spring damping_ratio", s->damping_ratio, SINEW_MAX_COEFFICIENT);
 }
 
 static bool check_nonneg(sinew_world *w, const char *fn, const char *what, float x)
@@ -310,7 +313,8 @@ static bool open_def(sinew_world_id world_id, const char *fn, const void *def, c
 
 static bool check_anchor(sinew_world *w, const char *fn, sinew_vec2 anchor)
 {
-	return finite2(anchor) || bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite");
+	if (!finite2(anchor)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchor must be finite");
+	return sinew_check_within_vec(w, fn, "anchor", anchor, sinew_world_max_coordinate(w));
 }
 
 /* The pair's contacts follow the new joint's collide_connected; hand out its id. */
@@ -1078,7 +1082,11 @@ int sinew_body_get_joints(sinew_body_id body_id, sinew_joint_id *out, int capaci
 {
 	sinew_world *w;
 	sinew_body *b = sinew_body_lookup(body_id, &w, "sinew_body_get_joints");
-	if (b == NULL || out == NULL) return 0;
+	if (b == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		bad(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_get_joints", "no room to write into");
+		return 0;
+	}
 	int32_t bi = body_id.index1 - 1;
 	int n = 0;
 	for (int32_t ji = b->joint_list; ji != SINEW_NULL_INDEX && n < capacity;) {
@@ -1092,7 +1100,11 @@ int sinew_body_get_joints(sinew_body_id body_id, sinew_joint_id *out, int capaci
 int sinew_world_get_joints(sinew_world_id world_id, sinew_joint_id *out, int capacity)
 {
 	sinew_world *w = sinew_world_get(world_id, "sinew_world_get_joints");
-	if (w == NULL || out == NULL) return 0;
+	if (w == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		bad(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_get_joints", "no room to write into");
+		return 0;
+	}
 	int n = 0, count = (int)stbds_arrlen(w->joints);
 	for (int32_t ji = 0; ji < count && n < capacity; ++ji) {
 		if (w->joints[ji].in_use) out[n++] = make_joint_id(w, ji);

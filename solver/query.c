@@ -22,6 +22,7 @@ typedef struct query {
 	sinew_world *w;
 	sinew_query_filter filter;
 	int32_t self_body;
+	sinew_error_scope errors; /* restored by end_query */
 } query;
 
 /* ---- validation ---- */
@@ -123,11 +124,13 @@ static bool begin_query(query *q, sinew_world_id world_id, const sinew_query_fil
 	*was_locked = q->w->locked;
 	q->w->locked = true;
 	s_query_depth[q->w->index] += 1;
+	q->errors = sinew_error_scope_enter(q->w->def.error_fn, q->w->def.error_context);
 	return true;
 }
 
 static void end_query(query *q, bool was_locked)
 {
+	sinew_error_scope_leave(q->errors);
 	s_query_depth[q->w->index] -= 1;
 	q->w->locked = was_locked;
 }

@@ -56,8 +56,10 @@ void sinew_shape_create_proxy(sinew_world *w, sinew_shape *shape, const sinew_bo
 	shape->fat_aabb.upper = sinew_add(shape->aabb.upper, sinew_v2(margin, margin));
 	shape->tree = sinew_tree_for_body(body);
 	int32_t index = (int32_t)(shape - w->shapes);
+	sinew_world_scope scope = sinew_world_scope_enter(w);
 	shape->proxy = sinew_dynamic_tree_create_proxy(&w->trees[shape->tree], shape->fat_aabb, shape->layer | shape->mask,
 	                                               (uint64_t)index);
+	sinew_world_scope_leave(w, scope);
 	shape->moved = true;
 	stbds_arrput(w->moved_shapes, index);
 }
@@ -65,7 +67,9 @@ void sinew_shape_create_proxy(sinew_world *w, sinew_shape *shape, const sinew_bo
 void sinew_shape_destroy_proxy(sinew_world *w, sinew_shape *shape)
 {
 	if (shape->proxy == SINEW_NULL_NODE) return;
+	sinew_world_scope scope = sinew_world_scope_enter(w);
 	sinew_dynamic_tree_destroy_proxy(&w->trees[shape->tree], shape->proxy);
+	sinew_world_scope_leave(w, scope);
 	shape->proxy = SINEW_NULL_NODE;
 	if (shape->moved) { /* drop it from the moved list */
 		int32_t index = (int32_t)(shape - w->shapes);
@@ -96,14 +100,18 @@ static bool validate_shape_def(sinew_world *w, const sinew_shape_def *d, const c
 		                  (double)d->friction, (double)d->restitution);
 		return false;
 	}
-	return true;
+	return sinew_check_within(w, fn, "density", d->density, SINEW_MAX_DENSITY) &&
+	       sinew_check_within(w, fn, "friction", d->friction, SINEW_MAX_COEFFICIENT) &&
+	       sinew_check_within(w, fn, "restitution", d->restitution, SINEW_MAX_COEFFICIENT);
 }
 
 static bool check_point(sinew_world *w, const char *fn, sinew_vec2 p)
 {
-	if (sinew_vec2_is_valid(p)) return true;
-	sinew_world_error(w, SINEW_ERROR_NOT_FINITE, "%s: a point of the geometry is not finite", fn);
-	return false;
+	if (!sinew_vec2_is_valid(p)) {
+		sinew_world_error(w, SINEW_ERROR_NOT_FINITE, "%s: a point of the geometry is not finite", fn);
+		return false;
+	}
+	return sinew_check_within_vec(w, fn, "a point of the geometry", p, sinew_world_max_size(w));
 }
 
 static bool check_radius(sinew_world *w, const char *fn, float r, bool zero_ok)
@@ -116,6 +124,18 @@ static bool check_radius(sinew_world *w, const char *fn, float r, bool zero_ok)
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: radius must be %s (got %g)", fn, zero_ok ? ">= 0" : "> 0",
 		                  (double)r);
 		return false;
+	}
+	return sinew_check_within(w, fn, "radius", r, sinew_world_max_size(w));
+}
+
+/* Left turns at every vertex allow a star that winds twice (a pentagram); convex with winding
+ * number one means every vertex lies on the inner side of every edge. */
+static bool every_vertex_inside(const sinew_polygon *p)
+{
+	for (int i = 0; i < p->count; ++i) {
+		sinew_vec2 a = p->vertices[i], e = sinew_sub(p->vertices[(i + 1) % p->count], a);
+		for (int j = 0; j < p->count; ++j)
+			if (sinew_cross(e, sinew_sub(p->vertices[j], a)) < 0.0f) return false;
 	}
 	return true;
 }
@@ -142,6 +162,11 @@ static bool validate_polygon(sinew_world *w, const sinew_polygon *p, const char 
 	}
 	if (!(area2 > 0.0f)) {
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: the polygon has zero area", fn);
+		return false;
+	}
+	if (!every_vertex_inside(p)) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+		                  "%s: the polygon crosses itself (it winds more than once, like a star), so it is not convex", fn);
 		return false;
 	}
 	return true;
@@ -308,6 +333,7 @@ bool sinew_shape_set_density(sinew_shape_id shape_id, float density, bool update
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_shape_set_density: density must be finite and >= 0");
 		return false;
 	}
+	if (!sinew_check_within(w, "sinew_shape_set_density", "density", density, SINEW_MAX_DENSITY)) return false;
 	s->density = density;
 	if (update_body_mass) {
 		sinew_body *b = &w->bodies[s->body];
@@ -346,6 +372,7 @@ bool sinew_shape_set_friction(sinew_shape_id shape_id, float friction)
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_shape_set_friction: friction must be finite and >= 0");
 		return false;
 	}
+	if (!sinew_check_within(w, "sinew_shape_set_friction", "friction", friction, SINEW_MAX_COEFFICIENT)) return false;
 	s->friction = friction;
 	refresh_contact_materials(w, s, shape_id.index1 - 1);
 	return true;
@@ -365,6 +392,8 @@ bool sinew_shape_set_restitution(sinew_shape_id shape_id, float restitution)
 		                  "sinew_shape_set_restitution: restitution must be finite and >= 0");
 		return false;
 	}
+	if (!sinew_check_within(w, "sinew_shape_set_restitution", "restitution", restitution, SINEW_MAX_COEFFICIENT))
+		return false;
 	s->restitution = restitution;
 	refresh_contact_materials(w, s, shape_id.index1 - 1);
 	return true;

@@ -67,7 +67,18 @@ static void integrate_velocities(sinew_world *w)
 		b->w0 = b->w;
 		b->v = sinew_scale(b->linear_keep, sinew_add(b->v, b->dv));
 		b->w = b->angular_keep * (b->w + b->dw);
+		/* a large torque on a tiny inertia: keep the constraint rows' products finite */
+		if (fabsf(b->w) > SINEW_MAX_ANGULAR_SPEED) b->w = copysignf(SINEW_MAX_ANGULAR_SPEED, b->w);
 	}
+}
+
+/* v scaled to max_speed when its squared length overflows: measured on a scaled copy (else a
+ * huge velocity would be clamped to zero instead of to the maximum speed). */
+static sinew_vec2 clamp_speed(sinew_vec2 v, float max_speed)
+{
+	float m = sinew_maxf(fabsf(v.x), fabsf(v.y));
+	sinew_vec2 u = sinew_scale(1.0f / m, v);
+	return sinew_scale(max_speed / sqrtf(sinew_dot(u, u)), u);
 }
 
 static void integrate_positions(sinew_world *w, float h)
@@ -78,7 +89,10 @@ static void integrate_positions(sinew_world *w, float h)
 	for (int i = 1; i < n; ++i) {
 		sinew_solver_body *b = &bodies[i];
 		float speed2 = sinew_dot(b->v, b->v);
-		if (speed2 > max_speed2) b->v = sinew_scale(max_speed / sqrtf(speed2), b->v);
+		if (speed2 > max_speed2)
+			b->v = isinf(speed2) ? clamp_speed(b->v, max_speed) : sinew_scale(max_speed / sqrtf(speed2), b->v);
+		/* the rotation's integration squares h w: bound it like the linear speed */
+		if (fabsf(b->w) > SINEW_MAX_ANGULAR_SPEED) b->w = copysignf(SINEW_MAX_ANGULAR_SPEED, b->w);
 		b->dp = sinew_mul_add(b->dp, h, b->v);
 		/* Kinematic bodies (no mass) turn by the exact angle: sinew_body_move_to promises the
 		 * target rotation at the end of the step even for a large turn per substep, where the

@@ -2,6 +2,7 @@
  * state hash, counters, events and world settings. */
 #include "joint.h"
 
+#include <math.h>
 #include <string.h>
 
 static sinew_world *s_worlds[SINEW_MAX_WORLDS];
@@ -63,10 +64,17 @@ void sinew_world_error(sinew_world *world, sinew_error code, const char *format,
 {
 	va_list args;
 	va_start(args, format);
-	if (world != NULL)
-		sinew_vreport(world->def.error_fn, world->def.error_context, code, format, args);
-	else
+	if (world != NULL) {
+		/* The handler may call back into the world; the operation that reports may be half done,
+		 * so the world is locked while the handler runs (reads are fine, changes are refused). */
+		const char *prev = sinew_world_lock_for(world, "its error callback is running");
+		sinew_error_scope outer = sinew_error_scope_enter(world->def.error_fn, world->def.error_context);
 		sinew_vreport(NULL, NULL, code, format, args);
+		sinew_error_scope_leave(outer);
+		sinew_world_unlock(world, prev);
+	} else {
+		sinew_vreport(NULL, NULL, code, format, args);
+	}
 	va_end(args);
 }
 
@@ -117,17 +125,77 @@ sinew_world *sinew_world_get(sinew_world_id id, const char *fn)
 
 bool sinew_world_check_unlocked(sinew_world *world, const char *fn)
 {
-	if (world->locked) {
-		sinew_world_error(world, SINEW_ERROR_LOCKED, "%s: not allowed while the world is stepping", fn);
+	if (world->locked || world->callback_lock != NULL) {
+		sinew_world_error(world, SINEW_ERROR_LOCKED, "%s: not allowed while the world is locked (%s)", fn,
+		                  world->callback_lock != NULL ? world->callback_lock : "it is stepping");
 		return false;
 	}
 	return true;
+}
+
+const char *sinew_world_lock_for(sinew_world *world, const char *reason)
+{
+	const char *prev = world->callback_lock;
+	if (prev == NULL) world->callback_lock = reason;
+	return prev;
+}
+
+void sinew_world_unlock(sinew_world *world, const char *prev)
+{
+	world->callback_lock = prev;
+}
+
+sinew_world_scope sinew_world_scope_enter(sinew_world *world)
+{
+	sinew_world_scope previous;
+	previous.lock = sinew_world_lock_for(world, "its error callback is running");
+	previous.errors = sinew_error_scope_enter(world->def.error_fn, world->def.error_context);
+	return previous;
+}
+
+void sinew_world_scope_leave(sinew_world *world, sinew_world_scope previous)
+{
+	sinew_error_scope_leave(previous.errors);
+	sinew_world_unlock(world, previous.lock);
 }
 
 bool sinew_world_is_valid(sinew_world_id id)
 {
 	int i = (int)id.index1 - 1;
 	return i >= 0 && i < SINEW_MAX_WORLDS && s_worlds[i] != NULL && s_worlds[i]->generation == id.generation;
+}
+
+bool sinew_check_within(sinew_world *w, const char *fn, const char *what, float x, float limit)
+{
+	if (!sinew_is_finite(x)) {
+		sinew_world_error(w, SINEW_ERROR_NOT_FINITE, "%s: %s is not finite", fn, what);
+		return false;
+	}
+	if (fabsf(x) <= limit) return true;
+	sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+	                  "%s: %s of %g is beyond the engine's limit of %g (the numeric envelope, docs/guide.md)", fn, what,
+	                  (double)x, (double)limit);
+	return false;
+}
+
+bool sinew_check_within_vec(sinew_world *w, const char *fn, const char *what, sinew_vec2 v, float limit)
+{
+	return sinew_check_within(w, fn, what, v.x, limit) && sinew_check_within(w, fn, what, v.y, limit);
+}
+
+float sinew_world_max_coordinate(const sinew_world *w)
+{
+	return SINEW_MAX_COORDINATE * w->lengths;
+}
+
+float sinew_world_max_size(const sinew_world *w)
+{
+	return SINEW_MAX_SIZE * w->lengths;
+}
+
+float sinew_world_max_speed(const sinew_world *w)
+{
+	return SINEW_MAX_SPEED * w->lengths;
 }
 
 static bool finite_positive(float x)
@@ -138,6 +206,35 @@ static bool finite_positive(float x)
 static bool finite_nonnegative(float x)
 {
 	return sinew_is_finite(x) && x >= 0.0f;
+}
+
+/* One value of the def against its limit: refused with both in the message. */
+static bool def_within(const sinew_world_def *d, const char *fn, const char *what, float x, float limit)
+{
+	if (fabsf(x) <= limit) return true;
+	sinew_report(d->error_fn, d->error_context, SINEW_ERROR_INVALID_ARGUMENT,
+	             "%s: %s of %g is beyond the engine's limit of %g (the numeric envelope, docs/guide.md)", fn, what,
+	             (double)x, (double)limit);
+	return false;
+}
+
+static bool check_def_envelope(const sinew_world_def *d, const char *fn)
+{
+	float l = d->length_units_per_meter;
+	if (l < 1e-3f || l > 1e3f) {
+		sinew_report(d->error_fn, d->error_context, SINEW_ERROR_INVALID_ARGUMENT,
+		             "%s: length_units_per_meter of %g is outside 0.001..1000", fn, (double)l);
+		return false;
+	}
+	return def_within(d, fn, "gravity.x", d->gravity.x, SINEW_MAX_ACCELERATION * l) &&
+	       def_within(d, fn, "gravity.y", d->gravity.y, SINEW_MAX_ACCELERATION * l) &&
+	       def_within(d, fn, "contact_hertz", d->contact_hertz, SINEW_MAX_HERTZ) &&
+	       def_within(d, fn, "contact_damping_ratio", d->contact_damping_ratio, SINEW_MAX_COEFFICIENT) &&
+	       def_within(d, fn, "contact_push_max_speed", d->contact_push_max_speed, SINEW_MAX_SPEED) &&
+	       def_within(d, fn, "restitution_threshold", d->restitution_threshold, SINEW_MAX_SPEED) &&
+	       def_within(d, fn, "joint_hertz", d->joint_hertz, SINEW_MAX_HERTZ) &&
+	       def_within(d, fn, "joint_damping_ratio", d->joint_damping_ratio, SINEW_MAX_COEFFICIENT) &&
+	       def_within(d, fn, "maximum_linear_speed", d->maximum_linear_speed, SINEW_MAX_SPEED);
 }
 
 static bool validate_world_def(const sinew_world_def *d)
@@ -160,11 +257,14 @@ static bool validate_world_def(const sinew_world_def *d)
 	else if (!finite_nonnegative(d->joint_damping_ratio)) bad = "joint_damping_ratio must be >= 0";
 	else if (!finite_positive(d->maximum_linear_speed)) bad = "maximum_linear_speed must be > 0";
 	else if (d->body_capacity < 0 || d->shape_capacity < 0 || d->contact_capacity < 0) bad = "capacities must be >= 0";
+	else if (d->body_capacity > SINEW_MAX_CAPACITY || d->shape_capacity > SINEW_MAX_CAPACITY ||
+	         d->contact_capacity > SINEW_MAX_CAPACITY)
+		bad = "capacities must be <= 16777216 (SINEW_MAX_CAPACITY)", code = SINEW_ERROR_CAPACITY;
 	if (bad != NULL) {
 		sinew_report(d->error_fn, d->error_context, code, "%s: %s", fn, bad);
 		return false;
 	}
-	return true;
+	return check_def_envelope(d, fn);
 }
 
 static void apply_tuning(sinew_world *w)
@@ -257,6 +357,39 @@ bool sinew_destroy_world(sinew_world_id id)
 	return true;
 }
 
+/* The first body whose state is not finite, or -1. */
+static int32_t first_non_finite_body(const sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->bodies);
+	for (int32_t i = 0; i < n; ++i) {
+		const sinew_body *b = &w->bodies[i];
+		if (!b->in_use) continue;
+		if (!sinew_vec2_is_valid(b->xf.p) || !sinew_is_finite(b->xf.q.c) || !sinew_is_finite(b->xf.q.s) || !sinew_vec2_is_valid(b->center) ||
+		    !sinew_vec2_is_valid(b->v) || !sinew_is_finite(b->w))
+			return i;
+	}
+	return -1;
+}
+
+static bool check_finite_state(sinew_world *w, const char *fn)
+{
+	int32_t i = first_non_finite_body(w);
+	if (i < 0) return true;
+	const sinew_body *b = &w->bodies[i];
+	sinew_world_error(w, SINEW_ERROR_NOT_FINITE,
+	                  "%s: body %d (index1 %d, generation %u) is not finite after step %d: position (%g, %g), "
+	                  "velocity (%g, %g), angular velocity %g",
+	                  fn, (int)i, (int)i + 1, (unsigned)b->generation, (int)w->step_index, (double)b->xf.p.x,
+	                  (double)b->xf.p.y, (double)b->v.x, (double)b->v.y, (double)b->w);
+	return false;
+}
+
+bool sinew_world_is_finite(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_is_finite");
+	return w != NULL && check_finite_state(w, "sinew_world_is_finite");
+}
+
 static void clear_events(sinew_world *w)
 {
 	stbds_arrsetlen(w->begin_events, 0);
@@ -271,9 +404,10 @@ bool sinew_world_step(sinew_world_id id, float dt, int substeps)
 {
 	sinew_world *w = sinew_world_get(id, "sinew_world_step");
 	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_step")) return false;
-	if (!sinew_is_finite(dt) || dt <= 0.0f) {
-		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_step: dt must be a finite number > 0 (got %g)",
-		                  (double)dt);
+	if (!sinew_is_finite(dt) || dt < SINEW_MIN_STEP || dt > SINEW_MAX_STEP) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+		                  "sinew_world_step: dt of %g is outside the engine's limits of %g..%g s (the numeric envelope)",
+		                  (double)dt, (double)SINEW_MIN_STEP, (double)SINEW_MAX_STEP);
 		return false;
 	}
 	if (substeps < 1 || substeps > 64) {
@@ -287,12 +421,18 @@ bool sinew_world_step(sinew_world_id id, float dt, int substeps)
 	/* The order of a step: new pairs from boxes that moved last step, manifolds, islands (so a
 	 * sleeping body touched by an awake one is woken before it is solved), the substepped solve,
 	 * sleep, and the boxes of everything that moved. */
+	sinew_world_scope scope = sinew_world_scope_enter(w);
 	sinew_broadphase_update_pairs(w);
 	sinew_contacts_update(w, dt);
 	sinew_islands_wake_connected(w);
 	sinew_solver_step(w, dt, substeps);
 	sinew_islands_update_sleep(w, dt);
+	sinew_world_scope_leave(w, scope);
 	w->locked = false;
+#if !defined(NDEBUG) || defined(SINEW_ENABLE_ASSERT)
+	/* reported once, at the step that made it */
+	if (!w->reported_non_finite && !check_finite_state(w, "sinew_world_step")) w->reported_non_finite = true;
+#endif
 	return true;
 }
 
@@ -337,7 +477,11 @@ uint64_t sinew_world_get_hash(sinew_world_id id)
 int sinew_world_get_bodies(sinew_world_id id, sinew_body_id *out, int capacity)
 {
 	sinew_world *w = sinew_world_get(id, "sinew_world_get_bodies");
-	if (w == NULL || out == NULL) return 0;
+	if (w == NULL) return 0;
+	if (out == NULL || capacity < 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "sinew_world_get_bodies: no room to write into");
+		return 0;
+	}
 	int n = 0, count = (int)stbds_arrlen(w->bodies);
 	for (int32_t i = 0; i < count && n < capacity; ++i) {
 		if (w->bodies[i].in_use) out[n++] = sinew_make_body_id(w, i);
@@ -374,10 +518,8 @@ bool sinew_world_set_gravity(sinew_world_id id, sinew_vec2 gravity)
 {
 	sinew_world *w = sinew_world_get(id, "sinew_world_set_gravity");
 	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_set_gravity")) return false;
-	if (!sinew_vec2_is_valid(gravity)) {
-		sinew_world_error(w, SINEW_ERROR_NOT_FINITE, "sinew_world_set_gravity: gravity is not finite");
+	if (!sinew_check_within_vec(w, "sinew_world_set_gravity", "gravity", gravity, SINEW_MAX_ACCELERATION * w->lengths))
 		return false;
-	}
 	w->gravity = gravity;
 	return true;
 }
@@ -418,6 +560,10 @@ bool sinew_world_set_contact_tuning(sinew_world_id id, float hertz, float dampin
 		                  "sinew_world_set_contact_tuning: hertz, damping_ratio and push_speed must be finite and >= 0");
 		return false;
 	}
+	if (!sinew_check_within(w, "sinew_world_set_contact_tuning", "hertz", hertz, SINEW_MAX_HERTZ) ||
+	    !sinew_check_within(w, "sinew_world_set_contact_tuning", "damping_ratio", damping_ratio, SINEW_MAX_COEFFICIENT) ||
+	    !sinew_check_within(w, "sinew_world_set_contact_tuning", "push_speed", push_speed, SINEW_MAX_SPEED))
+		return false;
 	w->def.contact_hertz = hertz;
 	w->def.contact_damping_ratio = damping_ratio;
 	w->def.contact_push_max_speed = push_speed;
@@ -434,6 +580,7 @@ bool sinew_world_set_restitution_threshold(sinew_world_id id, float speed)
 		                  "sinew_world_set_restitution_threshold: speed must be finite and >= 0");
 		return false;
 	}
+	if (!sinew_check_within(w, "sinew_world_set_restitution_threshold", "speed", speed, SINEW_MAX_SPEED)) return false;
 	w->def.restitution_threshold = speed;
 	return true;
 }

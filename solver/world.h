@@ -7,6 +7,8 @@
 #include "sinew/sinew.h"
 
 #define SINEW_MAX_WORLDS 128
+/* Largest capacity a world def may reserve (and so body_capacity + 1 cannot overflow). */
+#define SINEW_MAX_CAPACITY (1 << 24)
 #define SINEW_NULL_INDEX (-1)
 
 /* Tolerances in metres, scaled by length_units_per_meter at world creation. */
@@ -183,7 +185,9 @@ typedef struct sinew_world {
 	int32_t touching_count;
 	uint16_t index; /* world0 */
 	uint32_t generation;
-	bool locked;
+	bool locked;               /* stepping, or a query is running */
+	bool reported_non_finite;  /* the check after each step has reported a non-finite body */
+	const char *callback_lock; /* non-NULL: a draw or error callback runs; says which, for the refusal */
 	bool in_use;
 } sinew_world;
 
@@ -204,6 +208,23 @@ void sinew_world_error(sinew_world *world, sinew_error code, const char *format,
 #endif
 	;
 bool sinew_world_check_unlocked(sinew_world *world, const char *fn);
+/* Refuse changes while a draw or error callback runs (reason completes "the world is locked (...)");
+ * unlock restores what lock returned, so locks nest. Reads and queries stay allowed. */
+const char *sinew_world_lock_for(sinew_world *world, const char *reason);
+void sinew_world_unlock(sinew_world *world, const char *prev);
+/* Around internal work that calls the collision layer (tree, distance): its reports go to the
+ * world's callback, which runs with the world locked like any other error callback. */
+typedef struct sinew_world_scope { sinew_error_scope errors; const char *lock; } sinew_world_scope;
+sinew_world_scope sinew_world_scope_enter(sinew_world *world);
+void sinew_world_scope_leave(sinew_world *world, sinew_world_scope previous);
+
+/* The numeric envelope (types.h): finite and |x| <= limit, else reported naming value and limit. */
+bool sinew_check_within(sinew_world *world, const char *fn, const char *what, float x, float limit);
+bool sinew_check_within_vec(sinew_world *world, const char *fn, const char *what, sinew_vec2 v, float limit);
+/* The limits scaled to the world's length units. */
+float sinew_world_max_coordinate(const sinew_world *world);
+float sinew_world_max_size(const sinew_world *world);
+float sinew_world_max_speed(const sinew_world *world);
 
 /* body.c */
 sinew_body *sinew_body_lookup(sinew_body_id id, sinew_world **world_out, const char *fn);

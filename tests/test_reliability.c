@@ -1,6 +1,7 @@
 /* Reliability regressions (issue 15): handles that cannot come back to life, callbacks that run
  * with the world locked, the numeric envelope, polygons, NULL arguments and the error routing.
  * Each test failed on the code before its fix. */
+#include "sinew/draw.h"
 #include "support.h"
 
 #include <float.h>
@@ -100,11 +101,325 @@ static void stale_ids_survive_generation_wrap(void **state)
 	}
 }
 
+/* ------------------------------------------------------------------ 1: callbacks */
+
+typedef struct meddler {
+	sinew_world_id world;
+	sinew_body_id body;
+	int calls;
+	bool created, destroyed_body, destroyed_world;
+} meddler;
+
+/* A viewer spawning debris where it draws, then closing the level from inside the callback. */
+static void meddle_in_draw(sinew_transform xf, float radius, sinew_color fill, sinew_color outline, void *context)
+{
+	(void)xf, (void)radius, (void)fill, (void)outline;
+	meddler *m = context;
+	m->calls += 1;
+	sinew_body_def bd = sinew_default_body_def();
+	bd.type = SINEW_DYNAMIC_BODY;
+	for (int i = 0; i < 20; ++i) m->created |= !SINEW_IS_NULL(sinew_create_body(m->world, &bd));
+	m->destroyed_body |= sinew_destroy_body(m->body);
+	m->destroyed_world |= sinew_destroy_world(m->world);
+	/* reading is allowed */
+	assert_true(sinew_body_is_valid(m->body));
+	(void)sinew_body_get_position(m->body);
+}
+
+static void draw_callbacks_cannot_change_the_world(void **state)
+{
+	(void)state;
+	sinew_world_id w = make_world(&s_rec);
+	meddler m = {w, make_ball(w, 0.0f, 1.0f, 0.5f, 0.0f), 0, false, false, false};
+	make_ball(w, 2.0f, 1.0f, 0.5f, 0.0f);
+	sinew_debug_draw d = sinew_default_debug_draw();
+	d.draw_solid_circle = meddle_in_draw;
+	d.context = &m;
+	int before = s_rec.count;
+	sinew_world_draw(w, &d);
+	assert_int_equal(m.calls, 2);
+	assert_false(m.created || m.destroyed_body || m.destroyed_world);
+	assert_int_equal(s_rec.count, before + 2 * 22);
+	assert_int_equal(s_rec.last_code, SINEW_ERROR_LOCKED);
+	assert_non_null(strstr(s_rec.last_message, "draw callback"));
+	assert_int_equal(sinew_world_get_counters(w).body_count, 2);
+	/* unlocked again afterwards */
+	assert_true(sinew_destroy_body(m.body));
+	assert_true(sinew_destroy_world(w));
+}
+
+typedef struct error_meddler {
+	sinew_body_id body;
+	int calls, locked_refusals;
+	bool destroyed;
+} error_meddler;
+
+static void meddle_in_error(sinew_error code, const char *message, void *context)
+{
+	(void)message;
+	error_meddler *m = context;
+	m->calls += 1;
+	if (code == SINEW_ERROR_LOCKED) {
+		m->locked_refusals += 1;
+		return;
+	}
+	/* a handler that retries forever must not recurse forever */
+	m->destroyed |= sinew_destroy_body(m->body);
+	m->destroyed |= sinew_destroy_body(m->body);
+}
+
+static void error_callbacks_cannot_change_the_world(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	error_meddler m;
+	memset(&m, 0, sizeof m);
+	wd.error_fn = meddle_in_error;
+	wd.error_context = &m;
+	sinew_world_id w = sinew_create_world(&wd);
+	m.body = make_ball(w, 0.0f, 1.0f, 0.5f, 0.0f);
+	assert_false(sinew_body_set_position(m.body, sinew_v2(NAN, 0.0f)));
+	assert_false(m.destroyed);
+	assert_int_equal(m.locked_refusals, 2);
+	assert_true(sinew_body_is_valid(m.body));
+	step_n(w, 5);
+	assert_true(sinew_destroy_body(m.body));
+	sinew_destroy_world(w);
+}
+
+/* ------------------------------------------------------------------ 8: errors go to the world */
+
+static void tree_errors_reach_the_world_callback(void **state)
+{
+	(void)state;
+	error_recorder world_rec;
+	memset(&world_rec, 0, sizeof world_rec);
+	sinew_world_def wd = sinew_default_world_def();
+	wd.error_fn = recorder_callback;
+	wd.error_context = &world_rec;
+	sinew_world_id w = sinew_create_world(&wd);
+	sinew_body_id b = make_box(w, 0.0f, 1.0f, 0.5f, 0.5f, 1.0f, 0.6f);
+	/* a finite position whose box overflows */
+	assert_false(sinew_body_set_position(b, sinew_v2(FLT_MAX, 0.0f)));
+	assert_true(world_rec.count >= 1);
+	assert_int_equal(s_rec.count, 0); /* nothing went to the process-wide handler */
+	sinew_vec2 p = sinew_body_get_position(b);
+	assert_float_near(p.x, 0.0f, 1e-6); /* refused: unchanged */
+	step_n(w, 2);
+	assert_int_equal(s_rec.count, 0);
+	sinew_destroy_world(w);
+}
+
+/* ------------------------------------------------------------------ 2: the numeric envelope */
+
+/* The refusal names the value and the limit. */
+static void expect_refused(int before, const char *value, const char *limit)
+{
+	assert_int_equal(s_rec.count, before + 1);
+	assert_int_equal(s_rec.last_code, SINEW_ERROR_INVALID_ARGUMENT);
+	if (strstr(s_rec.last_message, value) == NULL || strstr(s_rec.last_message, limit) == NULL)
+		fail_msg("expected '%s' and '%s' in: %s", value, limit, s_rec.last_message);
+}
+
+static void inputs_beyond_the_envelope_are_refused(void **state)
+{
+	(void)state;
+	sinew_world_id w = make_world(&s_rec);
+	sinew_body_id ground = make_ground(w, 0.0f, 0.6f);
+	sinew_body_id box = make_box(w, 0.0f, 1.0f, 0.5f, 0.5f, 1.0f, 0.6f);
+	uint64_t hash = sinew_world_get_hash(w);
+	int n = s_rec.count;
+	sinew_body_def bd = sinew_default_body_def();
+	bd.type = SINEW_DYNAMIC_BODY;
+	bd.angular_velocity = 1e10f;
+	assert_true(SINEW_IS_NULL(sinew_create_body(w, &bd)));
+	expect_refused(n++, "1e+10", "10000");
+	assert_false(sinew_body_set_linear_velocity(box, sinew_v2(1e30f, 0.0f)));
+	expect_refused(n++, "1e+30", "100000");
+	assert_false(sinew_world_set_gravity(w, sinew_v2(0.0f, -1e9f)));
+	expect_refused(n++, "1e+09", "100000");
+	assert_false(sinew_body_apply_torque(box, 1e30f, true));
+	expect_refused(n++, "1e+30", "1e+15");
+	assert_false(sinew_body_set_position(box, sinew_v2(1e38f, 0.0f)));
+	expect_refused(n++, "1e+38", "1e+06");
+	sinew_shape_def sd = sinew_default_shape_def();
+	sinew_polygon huge = sinew_make_box(1e38f, 1e38f);
+	assert_true(SINEW_IS_NULL(sinew_create_polygon_shape(box, &sd, &huge)));
+	expect_refused(n++, "1e+38", "10000");
+	sd.density = FLT_MAX;
+	sinew_polygon unit = sinew_make_box(0.5f, 0.5f);
+	assert_true(SINEW_IS_NULL(sinew_create_polygon_shape(box, &sd, &unit)));
+	expect_refused(n++, "3.40282e+38", "1e+09");
+	sinew_shape_id s;
+	assert_int_equal(sinew_body_get_shapes(box, &s, 1), 1);
+	assert_false(sinew_shape_set_friction(s, 1e30f));
+	expect_refused(n++, "1e+30", "1000");
+	assert_false(sinew_shape_set_restitution(s, 1e30f));
+	expect_refused(n++, "1e+30", "1000");
+	sinew_revolute_joint_def jd = sinew_default_revolute_joint_def();
+	jd.base.body_a = ground;
+	jd.base.body_b = box;
+	jd.anchor = sinew_v2(0.0f, 1.0f);
+	jd.spring.enabled = true;
+	jd.spring.hertz = 1e30f;
+	assert_true(SINEW_IS_NULL(sinew_create_revolute_joint(w, &jd)));
+	expect_refused(n++, "1e+30", "100000");
+	jd.spring.enabled = false;
+	jd.motor.enabled = true;
+	jd.motor.speed = 1e30f;
+	jd.motor.max_effort = INFINITY;
+	assert_true(SINEW_IS_NULL(sinew_create_revolute_joint(w, &jd)));
+	expect_refused(n++, "1e+30", "100000");
+	assert_false(sinew_world_step(w, 1e30f, 4));
+	expect_refused(n++, "1e+30", "1");
+	assert_false(sinew_world_step(w, 1e-39f, 4));
+	expect_refused(n++, "1e-39", "1e-05");
+	assert_true(sinew_world_get_hash(w) == hash); /* nothing changed */
+	sinew_destroy_world(w);
+
+	sinew_world_def wd = sinew_default_world_def();
+	wd.maximum_linear_speed = 1e30f;
+	assert_int_equal(sinew_create_world(&wd).index1, 0);
+	expect_refused(n, "1e+30", "100000");
+}
+
+/* One world with the extremes picked by mask (bit k: the k-th extreme at its limit); returns
+ * the first step whose state is not finite, or -1. */
+static int run_extremes(unsigned mask)
+{
+	sinew_world_def wd = sinew_default_world_def();
+	wd.gravity = sinew_v2(0.0f, (mask & 1u) ? -SINEW_MAX_ACCELERATION : -10.0f);
+	wd.maximum_linear_speed = SINEW_MAX_SPEED;
+	wd.error_fn = recorder_callback;
+	wd.error_context = &s_rec;
+	sinew_world_id w = sinew_create_world(&wd);
+	sinew_body_id ground = make_ground(w, 0.0f, 0.6f);
+	sinew_body_def bd = sinew_default_body_def();
+	bd.type = SINEW_DYNAMIC_BODY;
+	bd.position = sinew_v2(0.0f, 2.0f);
+	bd.angular_velocity = (mask & 2u) ? SINEW_MAX_ANGULAR_SPEED : 0.0f;
+	sinew_body_id big = sinew_create_body(w, &bd);
+	sinew_shape_def sd = sinew_default_shape_def();
+	sd.density = (mask & 4u) ? SINEW_MAX_DENSITY : 1.0f;
+	sd.friction = (mask & 8u) ? SINEW_MAX_COEFFICIENT : 0.6f;
+	sd.restitution = (mask & 8u) ? SINEW_MAX_COEFFICIENT : 0.0f;
+	sinew_polygon box = sinew_make_box((mask & 16u) ? 0.5f * SINEW_MAX_SIZE : 1.0f, 0.01f);
+	assert_false(SINEW_IS_NULL(sinew_create_polygon_shape(big, &sd, &box)));
+	bd.position = sinew_v2(3.0f, 1.0f);
+	bd.angular_velocity = 0.0f;
+	bd.linear_velocity = sinew_v2((mask & 32u) ? -SINEW_MAX_SPEED : 0.0f, 0.0f);
+	sinew_body_id tiny = sinew_create_body(w, &bd);
+	sd.density = 1e-3f;
+	sinew_circle c = {{0.0f, 0.0f}, 1e-3f};
+	assert_false(SINEW_IS_NULL(sinew_create_circle_shape(tiny, &sd, &c)));
+	sinew_revolute_joint_def jd = sinew_default_revolute_joint_def();
+	jd.base.body_a = ground;
+	jd.base.body_b = tiny;
+	jd.anchor = sinew_v2(3.0f, 1.5f);
+	jd.spring.enabled = (mask & 64u) != 0;
+	jd.spring.hertz = SINEW_MAX_HERTZ;
+	jd.spring.damping_ratio = 1.0f;
+	jd.motor.enabled = (mask & 128u) != 0;
+	jd.motor.speed = SINEW_MAX_SPEED;
+	jd.motor.max_effort = INFINITY;
+	assert_false(SINEW_IS_NULL(sinew_create_revolute_joint(w, &jd)));
+	int bad = -1;
+	for (int i = 0; i < 60 && bad < 0; ++i) {
+		if (mask & 256u) sinew_body_apply_torque(tiny, SINEW_MAX_FORCE, true);
+		if (mask & 512u) sinew_body_apply_force_to_center(big, sinew_v2(SINEW_MAX_FORCE, SINEW_MAX_FORCE), true);
+		assert_true(sinew_world_step(w, SINEW_MIN_STEP, 1) && sinew_world_step(w, 1.0f / 60.0f, 8));
+		if (!sinew_world_is_finite(w)) bad = i;
+	}
+	sinew_destroy_world(w);
+	return bad;
+}
+
+/* The issue's cases at the edge of the envelope (gravity, spin, density, friction and
+ * restitution, size, speed, spring, motor with INFINITY effort, torque, force), three at a time:
+ * the world stays finite. (All ten at once make a 5 km plank spin at 10^4 rad/s, whose tip
+ * moves at 5e7 m/s: outside the envelope's largest speed.) */
+static void the_edge_of_the_envelope_stays_finite(void **state)
+{
+	(void)state;
+	for (unsigned a = 0; a < 10; ++a)
+		for (unsigned b = a; b < 10; ++b)
+			for (unsigned c = b; c < 10; ++c) {
+				unsigned mask = (1u << a) | (1u << b) | (1u << c);
+				int bad = run_extremes(mask);
+				if (bad >= 0) fail_msg("extremes %u %u %u: step %d: %s", a, b, c, bad, s_rec.last_message);
+			}
+	assert_int_equal(s_rec.count, 0);
+}
+
+/* ------------------------------------------------------------------ 3: polygons */
+
+static void a_pentagram_is_not_convex(void **state)
+{
+	(void)state;
+	sinew_world_id w = make_world(&s_rec);
+	sinew_body_id b = make_box(w, 0.0f, 1.0f, 0.5f, 0.5f, 1.0f, 0.6f);
+	/* every second point of a regular pentagon: each turn is a left turn, the star winds twice */
+	sinew_polygon star = sinew_make_box(1.0f, 1.0f);
+	star.count = 5;
+	for (int i = 0; i < 5; ++i) {
+		float a = 1.5707963f + 2.0f * 6.2831853f * (float)i / 5.0f;
+		star.vertices[i] = sinew_v2(cosf(a), sinf(a));
+	}
+	for (int i = 0; i < 5; ++i) {
+		sinew_vec2 e = sinew_sub(star.vertices[(i + 1) % 5], star.vertices[i]);
+		float len = sqrtf(e.x * e.x + e.y * e.y);
+		star.normals[i] = sinew_v2(e.y / len, -e.x / len);
+	}
+	sinew_shape_def sd = sinew_default_shape_def();
+	int n = s_rec.count;
+	assert_true(SINEW_IS_NULL(sinew_create_polygon_shape(b, &sd, &star)));
+	assert_int_equal(s_rec.count, n + 1);
+	assert_int_equal(s_rec.last_code, SINEW_ERROR_INVALID_ARGUMENT);
+	assert_non_null(strstr(s_rec.last_message, "crosses itself"));
+	/* a proper pentagon is still fine */
+	for (int i = 0; i < 5; ++i) {
+		float a = 1.5707963f + 6.2831853f * (float)i / 5.0f;
+		star.vertices[i] = sinew_v2(cosf(a), sinf(a));
+	}
+	for (int i = 0; i < 5; ++i) {
+		sinew_vec2 e = sinew_sub(star.vertices[(i + 1) % 5], star.vertices[i]);
+		float len = sqrtf(e.x * e.x + e.y * e.y);
+		star.normals[i] = sinew_v2(e.y / len, -e.x / len);
+	}
+	assert_false(SINEW_IS_NULL(sinew_create_polygon_shape(b, &sd, &star)));
+	sinew_destroy_world(w);
+}
+
+/* ------------------------------------------------------------------ 5: capacities */
+
+static void huge_capacities_are_refused(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	wd.body_capacity = INT_MAX; /* reserved INT_MAX + 1 solver slots: a signed overflow, then a crash */
+	int n = s_rec.count;
+	assert_true(SINEW_IS_NULL(sinew_create_world(&wd)));
+	assert_int_equal(s_rec.count, n + 1);
+	assert_int_equal(s_rec.last_code, SINEW_ERROR_CAPACITY);
+	assert_non_null(strstr(s_rec.last_message, "16777216"));
+	wd.body_capacity = 1000;
+	sinew_world_id w = sinew_create_world(&wd);
+	assert_true(sinew_world_is_valid(w));
+	sinew_destroy_world(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(stale_ids_do_not_revive_in_a_new_world, reset, restore),
 		cmocka_unit_test_setup_teardown(stale_ids_survive_generation_wrap, reset, restore),
+		cmocka_unit_test_setup_teardown(draw_callbacks_cannot_change_the_world, reset, restore),
+		cmocka_unit_test_setup_teardown(error_callbacks_cannot_change_the_world, reset, restore),
+		cmocka_unit_test_setup_teardown(tree_errors_reach_the_world_callback, reset, restore),
+		cmocka_unit_test_setup_teardown(inputs_beyond_the_envelope_are_refused, reset, restore),
+		cmocka_unit_test_setup_teardown(the_edge_of_the_envelope_stays_finite, reset, restore),
+		cmocka_unit_test_setup_teardown(a_pentagram_is_not_convex, reset, restore),
+		cmocka_unit_test_setup_teardown(huge_capacities_are_refused, reset, restore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,17 +253,17 @@ static void test_bad_templates_and_ops(void **state)
 	             "bad.json:1:75: bodies[0].shapes[0].group: expected an unsigned 32-bit integer (0 to 4294967295)");
 }
 
-/* The engine refuses the second instance (its body would sit at an infinite position): the first
- * instance of the op is undone too, the error says which part, and the scene goes on. */
+/* The engine refuses the second instance (its body would sit beyond the numeric envelope): the
+ * first instance of the op is undone too, the error says which part, and the scene goes on. */
 static void test_refused_spawn_leaves_nothing(void **state)
 {
 	(void)state;
 	const char *text =
 		"{\"sinew_scene\": 1,\n"
-		" \"templates\": [{\"name\": \"t\", \"bodies\": [{\"name\": \"a\", \"position\": [3e38, 0]}, {\"name\": \"b\"}],\n"
+		" \"templates\": [{\"name\": \"t\", \"bodies\": [{\"name\": \"a\", \"position\": [0, 0]}, {\"name\": \"b\"}],\n"
 		"   \"joints\": [{\"type\": \"revolute\", \"body_a\": \"a\", \"body_b\": \"b\", "
 		"\"anchor\": [0, 0]}]}],\n"
-		" \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"t\", \"group\": \"g\", \"at\": [[-3e38, 0], [3e38, 0]]},\n"
+		" \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"t\", \"group\": \"g\", \"at\": [[0, 0], [3e38, 0]]},\n"
 		"            {\"step\": 1, \"op\": \"destroy_group\", \"group\": \"g\"}]}\n";
 	sinew_scene *scene = must_load(text);
 	sinew_world_id w = sinew_scene_get_world(scene);

@@ -144,6 +144,20 @@ static bool scene_bounds(const sinew_scene *scene, sinew_aabb *out)
 	bool have_moving = false, have_static = false;
 	sinew_aabb moving = {{0, 0}, {0, 0}}, still = {{0, 0}, {0, 0}};
 	int n = sinew_scene_get_body_count(scene);
+	/* rigs: where their figures are (the proxies are not the scene's bodies) */
+	for (int i = 0; i < sinew_scene_get_rig_count(scene); ++i) {
+		const sinew_rig *rig = sinew_scene_get_rig(scene, i);
+		float r = sinew_rig_get_skeleton(rig)->head_radius;
+		for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+			sinew_rig_part_state part = sinew_rig_get_part(rig, (sinew_rig_part)p);
+			sinew_vec2 pad = p == SINEW_PART_HEAD ? sinew_v2(r, r) : sinew_v2(0.0f, 0.0f);
+			sinew_vec2 lo = p == SINEW_PART_HEAD ? part.center : sinew_vmin(part.origin, part.tip);
+			sinew_vec2 hi = p == SINEW_PART_HEAD ? part.center : sinew_vmax(part.origin, part.tip);
+			sinew_aabb box = {sinew_sub(lo, pad), sinew_add(hi, pad)};
+			moving = have_moving ? sinew_aabb_union(moving, box) : box;
+			have_moving = true;
+		}
+	}
 	for (int pass = 0; pass < 2; ++pass) {
 		for (int i = 0; i < n; ++i) {
 			sinew_body_id b = sinew_scene_get_body(scene, i);
@@ -237,6 +251,8 @@ static void draw_tile(raster *r, sinew_scene *scene, const render_options *o, in
 	draw.draw_contacts = o->contacts;
 	draw.draw_contact_normals = o->contacts;
 	draw.draw_aabbs = o->aabbs;
+	/* each rig's own figure first, so its proxies (bodies of the world) show over it */
+	for (int i = 0; i < sinew_scene_get_rig_count(scene); ++i) sinew_rig_draw(sinew_scene_get_rig(scene, i), &draw);
 	sinew_world_draw(sinew_scene_get_world(scene), &draw);
 	char label[96];
 	if (sheet_mode) snprintf(label, sizeof label, "%d", frame);

@@ -194,7 +194,7 @@ SINEW_API bool sinew_dynamic_tree_validate(const sinew_dynamic_tree *tree);
 /** Rebuild the whole tree bottom-up for quality (optional; costs time). */
 SINEW_API void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree);
 
-/** Does the segment hit the box? Returns the entry fraction in [0, max_fraction] through *fraction. */
+/** Does the segment hit the box? Returns the entry fraction in [0, max_fraction] through *fraction (may be NULL). */
 SINEW_API bool sinew_ray_cast_aabb(sinew_aabb box, const sinew_ray_cast_input *input, float *fraction);
 
 /* ---- Queries without a world: distance, ray casts, shape casts, time of impact. ----

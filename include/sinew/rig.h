@@ -241,7 +241,8 @@ SINEW_API float sinew_rig_get_angular_velocity(const sinew_rig *rig);
 /* ---------------------------------------------------------------- proxies and events */
 
 /** The kinematic proxy body of a part (the null id when the rig has none). Its user data points
- * at a sinew_rig_proxy_info. */
+ * at a sinew_rig_proxy_info. A proxy follows its part as animated, without the hit reactions'
+ * offsets (a flinch is shown, it does not push props: seed 003 §6.4). */
 SINEW_API sinew_body_id sinew_rig_get_proxy(const sinew_rig *rig, sinew_rig_part part);
 /** What a proxy body's user data points at. */
 typedef struct sinew_rig_proxy_info {
@@ -322,6 +323,7 @@ SINEW_API bool sinew_rig_is_visible(const sinew_rig *rig);
 #define SINEW_RIG_TERRAIN_SUPPORT_RANGE 48.0f         /**< ground this far below the feet still holds the rig, px */
 #define SINEW_RIG_TERRAIN_STEP_HEIGHT 64.0f           /**< highest rise a walker steps onto; higher is a wall, px */
 #define SINEW_RIG_TERRAIN_UPWARD_MIN 0.5f             /**< a surface is ground when its normal's upward part is at least this (slopes to 60 degrees) */
+#define SINEW_RIG_TERRAIN_KNEE_BEND 15.0f             /**< the hips ride this far below the rest pose's foot height (soft knees), px */
 #define SINEW_RIG_TERRAIN_PROBE_HALF_WIDTH 24.0f      /**< half width of the centre's ray fan, px */
 #define SINEW_RIG_TERRAIN_PROBE_RAYS 5                /**< rays in the centre's fan */
 #define SINEW_RIG_TERRAIN_FOOT_HALF_WIDTH 6.0f        /**< half width of a foot's ray fan, px */

@@ -13,6 +13,7 @@
 #ifndef SINEW_SCENE_H
 #define SINEW_SCENE_H
 
+#include "rig.h"
 #include "sinew.h"
 
 #include <stddef.h>
@@ -95,6 +96,15 @@ SINEW_API int sinew_scene_get_joint_index(const sinew_scene *scene, sinew_joint_
 SINEW_API int sinew_scene_get_named_joint_count(const sinew_scene *scene);
 /** The i-th named joint (0 <= i < count): its index in "joints", or -1 when i is out of range. */
 SINEW_API int sinew_scene_get_named_joint_index(const sinew_scene *scene, int i);
+
+/** Rigs the file made ("rigs"), in file order. */
+SINEW_API int sinew_scene_get_rig_count(const sinew_scene *scene);
+/** The rig made from rigs[index] (owned by the scene), or NULL when index is out of range. */
+SINEW_API sinew_rig *sinew_scene_get_rig(const sinew_scene *scene, int index);
+/** The name of rigs[index], or NULL when it has none (or index is out of range). */
+SINEW_API const char *sinew_scene_get_rig_name(const sinew_scene *scene, int index);
+/** The rig with this name, or NULL when there is none. */
+SINEW_API sinew_rig *sinew_scene_find_rig(const sinew_scene *scene, const char *name);
 
 /** Templates of the file ("templates"): how many there are. */
 SINEW_API int sinew_scene_get_template_count(const sinew_scene *scene);

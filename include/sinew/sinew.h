@@ -60,6 +60,10 @@ SINEW_API bool sinew_world_is_valid(sinew_world_id world);
 SINEW_API bool sinew_world_step(sinew_world_id world, float dt, int substeps);
 /** 64-bit hash of every body's position, angle and velocities, bit for bit, in creation order. */
 SINEW_API uint64_t sinew_world_get_hash(sinew_world_id world);
+/** True when every body's position, rotation and velocity is finite. Otherwise reports
+ * SINEW_ERROR_NOT_FINITE naming the first such body (its index and name-free handle) and the step,
+ * and returns false. Debug builds (SINEW_ASSERT on) run it after every step. */
+SINEW_API bool sinew_world_is_finite(sinew_world_id world);
 SINEW_API sinew_counters sinew_world_get_counters(sinew_world_id world);
 /** The world's live bodies / joints in slot order (creation order until destroyed slots are
  * reused): writes up to capacity ids and returns how many it wrote (counters say how many exist). */

@@ -11,6 +11,22 @@
 extern "C" {
 #endif
 
+/* The numeric envelope (docs/guide.md). Inside it a finite input gives finite state; an input
+ * outside it is refused (SINEW_ERROR_INVALID_ARGUMENT, the message names the value and the limit).
+ * Lengths, speeds and accelerations are in metres and scale with length_units_per_meter. */
+#define SINEW_MAX_COORDINATE 1.0e6f     /**< m: |x|, |y| of a body position or a world point */
+#define SINEW_MAX_SIZE 1.0e4f           /**< m: a shape's radius or a vertex's distance from its body origin */
+#define SINEW_MAX_SPEED 1.0e5f          /**< m/s: velocities, maximum_linear_speed, motor speeds */
+#define SINEW_MAX_ANGULAR_SPEED 1.0e4f  /**< rad/s: angular velocities and angular motor speeds */
+#define SINEW_MAX_ACCELERATION 1.0e5f   /**< m/s^2: gravity (times a body's gravity_scale) */
+#define SINEW_MAX_DENSITY 1.0e9f        /**< kg/m^2 */
+#define SINEW_MAX_MASS 1.0e15f          /**< kg, and kg m^2 for rotational inertia over m^2 */
+#define SINEW_MAX_FORCE 1.0e15f         /**< N, N m, N s: forces, torques, impulses, motor efforts */
+#define SINEW_MAX_HERTZ 1.0e5f          /**< Hz: contact, joint and spring stiffness */
+#define SINEW_MAX_COEFFICIENT 1.0e3f    /**< friction, restitution, damping ratios, gravity_scale */
+#define SINEW_MIN_STEP 1.0e-5f          /**< s: smallest dt of sinew_world_step */
+#define SINEW_MAX_STEP 1.0f             /**< s: largest dt of sinew_world_step */
+
 /** World settings. Get one from sinew_default_world_def(), then change what you need. */
 typedef struct sinew_world_def {
 	sinew_vec2 gravity;            /**< length units / s^2; default (0, -10) */

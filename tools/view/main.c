@@ -2,7 +2,8 @@
  * `sinew-view SCENE --screenshot OUT.png --steps N [--size WxH] [--ragdoll-at K] [--trace T.json]
  * [--drag X0,Y0,X1,Y1]`: headless: frame the scene, take N steps (pressing R before step K; with
  * --drag, the left button pressed at pixel (X0, Y0) and the mouse moved to (X1, Y1) and held there,
- * through the same event handler as the window's), draw one frame, write it and exit. `sinew-view --check ...`: test such a screenshot (check.c).
+ * through the same event handler as the window's; --press KEYS: those keys pressed before the first
+ * step, with the mouse where --drag leaves it or in the middle), draw one frame, write it and exit. `sinew-view --check ...`: test such a screenshot (check.c).
  * Exit status as `sinew run`: 0 fine, 2 bad usage or scene, 1 anything else. */
 #include "view.h"
 
@@ -16,7 +17,7 @@ enum { VIEW_OK = 0, VIEW_FAILED = 1, VIEW_USAGE = 2 };
 enum { MAX_STEPS_PER_FRAME = 4 };
 
 typedef struct view_options {
-	const char *scene, *screenshot, *trace;
+	const char *scene, *screenshot, *trace, *press;
 	int steps, ragdoll_at;
 	int width, height;
 	bool drag;
@@ -28,7 +29,7 @@ static int usage(const char *message, const char *arg)
 	fprintf(stderr, "sinew-view: %s%s%s\n", message, arg != NULL ? ": " : "", arg != NULL ? arg : "");
 	fprintf(stderr, "usage: sinew-view SCENE [--size WxH]\n"
 	                "       sinew-view SCENE --screenshot OUT.png --steps N [--size WxH] [--ragdoll-at K] [--trace T.json]\n"
-	                "                  [--drag X0,Y0,X1,Y1]\n"
+	                "                  [--drag X0,Y0,X1,Y1] [--press KEYS]\n"
 	                "       sinew-view --check SCENE SHOT.png [--trace T.json --expect NAME ...] [--differs OTHER.png]\n");
 	return VIEW_USAGE;
 }
@@ -52,6 +53,8 @@ static int parse_options(int argc, char **argv, view_options *o)
 		const char *arg = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(arg, "--screenshot") == 0 && next != NULL) {
 			o->screenshot = argv[++i];
+		} else if (strcmp(arg, "--press") == 0 && next != NULL) {
+			o->press = argv[++i];
 		} else if (strcmp(arg, "--trace") == 0 && next != NULL) {
 			o->trace = argv[++i];
 		} else if (strcmp(arg, "--steps") == 0) {
@@ -80,8 +83,8 @@ static int parse_options(int argc, char **argv, view_options *o)
 	}
 	if (o->scene == NULL) return usage("no scene file given", NULL);
 	if (o->screenshot != NULL && o->steps < 0) return usage("--screenshot needs --steps N", NULL);
-	if (o->screenshot == NULL && (o->steps >= 0 || o->trace != NULL || o->ragdoll_at >= 0 || o->drag))
-		return usage("--steps, --trace, --ragdoll-at and --drag go with --screenshot", NULL);
+	if (o->screenshot == NULL && (o->steps >= 0 || o->trace != NULL || o->ragdoll_at >= 0 || o->drag || o->press))
+		return usage("--steps, --trace, --ragdoll-at, --drag and --press go with --screenshot", NULL);
 	return VIEW_OK;
 }
 
@@ -182,7 +185,16 @@ static int screenshot(viewer *v, const view_options *o)
 		fprintf(stderr, "sinew-view: %s\n", error);
 		return VIEW_FAILED;
 	}
+	v->mouse_x = v->camera.width / 2, v->mouse_y = v->camera.height / 2;
 	if (o->drag) synthetic_drag(v, o);
+	for (const char *k = o->press; k != NULL && *k != 0; ++k) {
+		/* the keycode of a printable key is its character ('1', 'c', '.', '+', ' ') */
+		SDL_Event e;
+		memset(&e, 0, sizeof e);
+		e.type = SDL_KEYDOWN;
+		e.key.keysym.sym = (SDL_Keycode)*k;
+		view_handle_event(v, &e);
+	}
 	for (int i = 0; i < o->steps; ++i) {
 		if (i == o->ragdoll_at) view_toggle_ragdolls(v);
 		view_step(v);
