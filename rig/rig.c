@@ -461,6 +461,10 @@ bool sinew_rig_set_state(sinew_rig *rig, sinew_rig_state state)
 		rig_terrain_on_ragdoll(rig, rig->terrain);
 		rig->visible = false;
 	} else {
+		/* the figure as the pose stands now (the ragdoll sets it before handing back), so the
+		 * proxies come back on it rather than where the figure was when it fell */
+		rig_forward(&rig->skeleton, &rig->pose, NULL, rig->parts);
+		memcpy(rig->proxy_parts, rig->parts, sizeof rig->parts);
 		sinew_rig_set_proxies_enabled(rig, true);
 		rig->visible = true;
 	}

@@ -83,6 +83,8 @@ typedef struct scene_op {
 	sinew_body_type type;         /* set_type */
 	int template_index;           /* spawn: index in scene_desc.templates */
 	int group;                    /* spawn, destroy_group: index in scene_desc.group_names */
+	int rig;                      /* rig ops: index in scene_desc.rigs, or -1 */
+	float speed;                  /* walk: signed length units / s */
 	sinew_vec2 *points;           /* spawn: where each instance goes (owned) */
 	int point_count;
 	bool has_vector, has_point, has_angular_velocity;

@@ -519,6 +519,7 @@ static bool apply_op(sinew_scene *s, const scene_op *op)
 	switch (op->kind) {
 	case SCENE_OP_SPAWN: return spawn(s, op->template_index, op->points, op->point_count, op->group);
 	case SCENE_OP_DESTROY_GROUP: destroy_list(&s->groups[op->group]); return true;
+	case SCENE_OP_WALK: return sinew_rig_walk(s->rigs[op->rig], op->speed);
 	default: return scene_apply_op(op, s->bodies, s->joints);
 	}
 }

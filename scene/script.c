@@ -18,6 +18,7 @@ static const char *const set_type_keys[] = {"step", "op", "body", "type", NULL};
 static const char *const joint_op_keys[] = {"step", "op", "joint", NULL};
 static const char *const spawn_keys[] = {"step", "op", "template", "group", "at", NULL};
 static const char *const group_op_keys[] = {"step", "op", "group", NULL};
+static const char *const walk_keys[] = {"step", "op", "rig", "speed", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
 {
@@ -44,6 +45,17 @@ static bool get_joint(scene_parser *p, json_t *o, const char *path, scene_op *op
 	char child[SCENE_PATH_SIZE];
 	scene_path_key(child, path, "joint");
 	return scene_fail(p, child, "no joint named \"%s\"", name);
+}
+
+static bool get_rig(scene_parser *p, json_t *o, const char *path, scene_op *op)
+{
+	const char *name = NULL;
+	if (!scene_require(p, o, path, "rig") || !scene_get_string(p, o, path, "rig", &name)) return false;
+	op->rig = scene_desc_find_rig(p->desc, name);
+	if (op->rig >= 0) return true;
+	char child[SCENE_PATH_SIZE];
+	scene_path_key(child, path, "rig");
+	return scene_fail(p, child, "no rig named \"%s\"", name);
 }
 
 /* The group's index in desc->group_names, adding the name when it is new. */
@@ -120,6 +132,7 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	op->joint = -1;
 	op->group = -1;
 	op->template_index = -1;
+	op->rig = -1;
 	switch (op->kind) {
 	case SCENE_OP_IMPULSE:
 		op->has_point = json_object_get(o, "point") != NULL;
@@ -157,8 +170,10 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
-	case SCENE_OP_WALK:
 		return unsupported(p, path, op->kind, "rigs");
+	case SCENE_OP_WALK:
+		return scene_check_keys(p, o, path, walk_keys) && get_rig(p, o, path, op) && scene_require(p, o, path, "speed") &&
+		       scene_get_number(p, o, path, "speed", SCENE_ANY, &op->speed);
 	case SCENE_OP_COUNT:
 		break;
 	}
@@ -289,10 +304,11 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew
 	case SCENE_OP_SPAWN:
 	case SCENE_OP_DESTROY_GROUP:
 		break; /* the scene applies these itself: they make and unmake what the file did not list */
+	case SCENE_OP_WALK:
+		break; /* the scene applies it to its rig */
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
-	case SCENE_OP_WALK:
 	case SCENE_OP_COUNT:
 		break; /* refused at load */
 	}

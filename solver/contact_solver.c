@@ -109,6 +109,7 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		}
 		stbds_arrput(w->constraints, cc);
 	}
+	sinew_contacts_colour(w);
 }
 
 static void apply_impulse(sinew_solver_body *a, sinew_solver_body *b, sinew_vec2 ra, sinew_vec2 rb, sinew_vec2 p)
@@ -120,12 +121,14 @@ static void apply_impulse(sinew_solver_body *a, sinew_solver_body *b, sinew_vec2
 }
 
 /* Apply last substep's impulses again. The impulse applied in a substep is the accumulated value
- * at its end, so warm starting is also where the step's total impulse is summed. */
+ * at its end, so warm starting is also where the step's total impulse is summed. The overflow
+ * constraints here, the coloured ones four at a time (contact_wide.c). */
 void sinew_contacts_warm_start(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	int n = (int)stbds_arrlen(w->constraints);
-	for (int i = 0; i < n; ++i) {
+	int n = (int)stbds_arrlen(w->overflow_constraints);
+	for (int k = 0; k < n; ++k) {
+		int i = w->overflow_constraints[k];
 		const sinew_contact_constraint *cc = &w->constraints[i];
 		sinew_solver_body *a = &bodies[cc->body_a], *b = &bodies[cc->body_b];
 		sinew_vec2 tan = sinew_right_perp(cc->normal);
@@ -141,6 +144,7 @@ void sinew_contacts_warm_start(sinew_world *w, bool first_substep)
 		bodies[0].v = sinew_v2(0.0f, 0.0f); /* the static dummy never moves */
 		bodies[0].w = 0.0f;
 	}
+	sinew_contacts_warm_start_wide(w, first_substep);
 }
 
 static float relative_speed(const sinew_solver_body *a, const sinew_solver_body *b,
@@ -193,14 +197,15 @@ static bool solve_block(sinew_contact_constraint *cc, sinew_solver_body *a, sine
 	return true;
 }
 
-/* The hot loop of the solver: one pass over every contact constraint. */
+/* One pass over every contact constraint: the overflow ones one by one here, then the coloured
+ * ones four at a time (contact_wide.c, the same equations). */
 void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	float push = w->push_max_speed;
-	int n = (int)stbds_arrlen(w->constraints);
-	for (int i = 0; i < n; ++i) {
-		sinew_contact_constraint *cc = &w->constraints[i];
+	int n = (int)stbds_arrlen(w->overflow_constraints);
+	for (int k = 0; k < n; ++k) {
+		sinew_contact_constraint *cc = &w->constraints[w->overflow_constraints[k]];
 		sinew_solver_body *a = &bodies[cc->body_a], *b = &bodies[cc->body_b];
 		sinew_vec2 nrm = cc->normal;
 		float bias[2], vn[2];
@@ -248,10 +253,12 @@ void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 		bodies[0].v = sinew_v2(0.0f, 0.0f);
 		bodies[0].w = 0.0f;
 	}
+	sinew_contacts_solve_wide(w, inv_h, use_bias);
 }
 
 void sinew_contacts_restitution(sinew_world *w)
 {
+	sinew_contacts_unpack_wide(w); /* the coloured constraints' impulses, for this and for store */
 	sinew_solver_body *bodies = w->solver_bodies;
 	float threshold = w->def.restitution_threshold * w->lengths;
 	int n = (int)stbds_arrlen(w->constraints);

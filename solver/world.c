@@ -337,6 +337,10 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->solver_bodies);
 	stbds_arrfree(w->awake_bodies);
 	stbds_arrfree(w->constraints);
+	stbds_arrfree(w->wide_constraints);
+	stbds_arrfree(w->contact_colour);
+	stbds_arrfree(w->overflow_constraints);
+	stbds_arrfree(w->colour_bits);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);
 	stbds_arrfree(w->begin_events);

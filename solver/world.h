@@ -18,6 +18,8 @@
 #define SINEW_TIME_TO_SLEEP 0.5f
 /* Relax passes per substep: the second one settles stacks and mass ratios (see docs/architecture.md). */
 #define SINEW_RELAX_ITERATIONS 2
+/* Colours of the contact graph (contact_wide.c); constraints that find none are solved one by one. */
+#define SINEW_GRAPH_COLOURS 24
 /* Written by sinew_default_*_def(): a def that lacks it was not initialised. */
 #define SINEW_DEF_COOKIE 0x51e3
 
@@ -158,6 +160,11 @@ typedef struct sinew_world {
 	sinew_solver_body *solver_bodies;
 	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
 	sinew_contact_constraint *constraints;
+	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, four lanes each, colour by colour */
+	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
+	int32_t *contact_colour;       /* colour of each constraint, -1: overflow */
+	int32_t *overflow_constraints; /* constraints solved one by one */
+	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
 	int32_t *island_stack;
 	int32_t *island_bodies;
 	/* events of the last step */
@@ -261,6 +268,12 @@ void sinew_contacts_warm_start(sinew_world *world, bool first_substep);
 void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
 void sinew_contacts_restitution(sinew_world *world);
 void sinew_contacts_store(sinew_world *world);
+
+/* contact_wide.c: the coloured constraints, four at a time. */
+void sinew_contacts_colour(sinew_world *world);
+void sinew_contacts_warm_start_wide(sinew_world *world, bool first_substep);
+void sinew_contacts_solve_wide(sinew_world *world, float inv_h, bool use_bias);
+void sinew_contacts_unpack_wide(sinew_world *world);
 
 /* island.c */
 void sinew_islands_wake_connected(sinew_world *world);

@@ -218,8 +218,13 @@ static void disabled_proxies_let_props_through(void **state)
 	assert_true(sinew_rig_set_state(s.rig, SINEW_RIG_RAGDOLL));
 	assert_false(sinew_rig_get_proxies_enabled(s.rig));
 	assert_false(sinew_rig_is_visible(s.rig));
+	/* the root moved while ragdolled (the ragdoll's re-anchoring): the proxies come back there */
+	sinew_rig_set_root(s.rig, sinew_make_transform(sinew_v2(300.0f, HIPS_Y), 0.0f));
 	assert_true(sinew_rig_set_state(s.rig, SINEW_RIG_RECOVERING));
 	assert_true(sinew_rig_get_proxies_enabled(s.rig));
+	assert_float_near(sinew_body_get_position(sinew_rig_get_proxy(s.rig, SINEW_PART_TORSO)).x, 300.0f, 1e-3f);
+	sinew_rig_set_root(s.rig, sinew_make_transform(sinew_v2(0.0f, HIPS_Y), 0.0f));
+	frame(&s);
 	sinew_body_id c = ball(&s, sinew_v2(20.0f, -1300.0f), sinew_v2(0.0f, 0.0f), 30.0f, 0.0f);
 	for (int i = 0; i < 60; ++i) frame(&s);
 	assert_true(sinew_body_get_position(c).y < -950.0f); /* held on the head */

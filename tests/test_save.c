@@ -141,6 +141,14 @@ static void assert_same_geometry(sinew_shape_id a, sinew_shape_id b)
 	assert_int_equal(sinew_shape_get_group(a), sinew_shape_get_group(b));
 }
 
+/* A proxy of a rig that follows terrain: its place is the rig's pose (stance, gait, landing),
+ * which the format does not save, so a saved copy starts it from the rest pose. */
+static bool posed_proxy(sinew_body_id body)
+{
+	sinew_rig *rig = NULL;
+	return sinew_rig_from_body(body, &rig, NULL) && rig != NULL && sinew_rig_get_motion(rig) != SINEW_MOTION_DISABLED;
+}
+
 /* Bodies read back bit for bit; returns how many rotations came back bit for bit too. */
 static int assert_same_bodies(const sinew_scene *a, const sinew_scene *b)
 {
@@ -150,6 +158,11 @@ static int assert_same_bodies(const sinew_scene *a, const sinew_scene *b)
 	int exact_rotations = 0;
 	for (int i = 0; i < n; ++i) {
 		assert_int_equal(sinew_body_get_type(ba[i]), sinew_body_get_type(bb[i]));
+		if (posed_proxy(ba[i])) {
+			sinew_rot pa = sinew_body_get_rotation(ba[i]), pb = sinew_body_get_rotation(bb[i]);
+			exact_rotations += bits(pa.c) == bits(pb.c) && bits(pa.s) == bits(pb.s);
+			continue;
+		}
 		assert_same_vec2(sinew_body_get_position(ba[i]), sinew_body_get_position(bb[i]));
 		assert_same_float(sinew_body_get_angle(ba[i]), sinew_body_get_angle(bb[i]));
 		assert_same_vec2(sinew_body_get_linear_velocity(ba[i]), sinew_body_get_linear_velocity(bb[i]));

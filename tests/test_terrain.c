@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sinew/rig.h"
+#include "sinew/scene.h"
 
 #define DT 0.01f
 #define IMPACT_FRAMES 30 /* 0.30 s at DT */
@@ -585,6 +586,41 @@ static void test_walking_feet_step_rather_than_slide(void **state)
 	destroy(&s);
 }
 
+/* scenes/terrain.json: every stickman walks off its platform, ramp, stairs or ledge, falls and
+ * lands hard; the one flying at the wall is stopped short of it. */
+static void test_terrain_scene(void **state)
+{
+	(void)state;
+	char error[512] = "";
+	sinew_scene *sc = sinew_scene_load_file("scenes/terrain.json", error, sizeof error);
+	if (sc == NULL) fail_msg("%s", error);
+	int n = sinew_scene_get_rig_count(sc);
+	assert_int_equal(n, 4);
+	enum { SEEN_AIR = 1, SEEN_IMPACT = 2 };
+	int seen[4] = {0, 0, 0, 0};
+	for (int step = 0; step < sinew_scene_get_default_steps(sc); ++step) {
+		assert_true(sinew_scene_step(sc));
+		for (int i = 0; i < n; ++i) {
+			sinew_rig_motion m = sinew_rig_get_motion(sinew_scene_get_rig(sc, i));
+			if (step > 120 && m == SINEW_MOTION_AIRBORNE) seen[i] |= SEEN_AIR;
+			if ((seen[i] & SEEN_AIR) && m == SINEW_MOTION_LANDING_IMPACT) seen[i] |= SEEN_IMPACT;
+		}
+	}
+	for (int i = 0; i < n; ++i) {
+		const sinew_rig *rig = sinew_scene_get_rig(sc, i);
+		assert_int_equal(seen[i], SEEN_AIR | SEEN_IMPACT);
+		assert_int_equal(sinew_rig_get_motion(rig), SINEW_MOTION_GROUNDED);
+		assert_float_near(sinew_rig_get_root(rig).p.y, -385.0f, 0.01); /* on the floor */
+	}
+	sinew_rig *wall = sinew_scene_find_rig(sc, "into_wall");
+	sinew_body_id face = sinew_scene_find_body(sc, "wall");
+	float wall_x = sinew_body_compute_aabb(face).lower.x;
+	for (int p = 0; p < SINEW_PART_COUNT; ++p)
+		assert_true(sinew_body_compute_aabb(sinew_rig_get_proxy(wall, (sinew_rig_part)p)).upper.x <= wall_x + 1.0f);
+	assert_int_equal(sinew_rig_get_facing(sinew_scene_find_rig(sc, "off_stairs")), SINEW_FACING_LEFT);
+	sinew_scene_destroy(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -600,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_into_wall_stops_without_overlap),
 		cmocka_unit_test(test_low_rate_fall_lands_on_thin_ramp),
 		cmocka_unit_test(test_walking_feet_step_rather_than_slide),
+		cmocka_unit_test(test_terrain_scene),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,10 @@
+#!/bin/sh
+# Determinism across builds: builds sinew at -O0 (BUILD=build/o0) and with the contact solver's
+# four-lane kernel on its plain-C path instead of SSE2 (BUILD=build/scalar, -U__SSE2__), and checks
+# both against the golden hashes the default -O2 build made (tests/golden/). Every scene must
+# match: the solver's answer does not depend on the optimisation level or on the SIMD path.
+set -e
+make -j2 BUILD=build/o0 OPT="-O0 -g" build/o0/sinew > /dev/null
+sh scripts/golden.sh build/o0/sinew check
+make -j2 BUILD=build/scalar CFLAGS="-U__SSE2__" build/scalar/sinew > /dev/null
+sh scripts/golden.sh build/scalar/sinew check
