@@ -23,6 +23,8 @@ typedef struct ragdoll_recovery {
 	sinew_vec2 foot_from[2], foot_to[2];       /**< leg IK targets, rig frame (left, right leg) */
 	bool leg_ik[2];                            /**< the leg follows its foot by IK (else by rotations) */
 	bool leg_flip[2];                          /**< the IK legs' bend flags: the side the knee fell to */
+	float foot_sink[2];                        /**< how deep the fallen foot was in the terrain (contact slop):
+	                                                allowed at the start, clamped away by the end */
 	float elapsed;                             /**< seconds since the snap */
 	float ground_y;                            /**< the probed landing ground, world y */
 } ragdoll_recovery;
@@ -60,12 +62,14 @@ void ragdoll_body_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINE
 /** Free every body and joint of the ragdoll (ids become null). */
 void ragdoll_destroy_bodies(sinew_ragdoll *rd);
 
-/** RAGDOLL -> RECOVERING: capture, probe, re-anchor, snap, plan the stand-up. */
-bool ragdoll_begin_recovery(sinew_ragdoll *rd);
+/** RAGDOLL -> RECOVERING: capture, probe, re-anchor, snap, plan the stand-up, free the bodies.
+ * enter false (snap_to_standing): plan only; the caller finishes at once. */
+bool ragdoll_begin_recovery(sinew_ragdoll *rd, bool enter);
 /** Pose the rig for the current stand-up time, then advance it by dt. True when it has finished. */
 bool ragdoll_recovery_step(sinew_ragdoll *rd, float dt);
-/** Write the end pose and go ANIMATED. */
-void ragdoll_finish_recovery(sinew_ragdoll *rd);
+/** Write the end pose and go ANIMATED. jump: the figure did not get there by the tween (a snap),
+ * so the proxies are put on it rather than swept there in one step, batting props away. */
+void ragdoll_finish_recovery(sinew_ragdoll *rd, bool jump);
 /** The ground under world x near the band [top_y, bottom_y] (seed 002 Fix 1): of the first rays
  * of the fan (1: straight down only; RAGDOLL_PROBE_RAYS: all seven), the hit nearest bottom_y
  * within the tolerance band, or bottom_y when no ray finds one. */

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define RAGDOLL_PI 3.14159265358979f
 #define DEG(d) ((d) * (RAGDOLL_PI / 180.0f))
@@ -97,6 +98,7 @@ sinew_ragdoll_def sinew_default_ragdoll_def(void)
 	d.probe_start_offset = 50.0f;
 	d.probe_end_offset = 1500.0f;
 	d.probe_tolerance = 200.0f;
+	d.probe_dynamic = false;
 	return d;
 }
 
@@ -351,7 +353,7 @@ bool sinew_ragdoll_set_enabled(sinew_ragdoll *rd, bool enabled)
 	if (rd == NULL) return false;
 	if (enabled) return rd->state == SINEW_RIG_RAGDOLL || enter_ragdoll(rd);
 	if (rd->state != SINEW_RIG_RAGDOLL) return true;
-	return ragdoll_begin_recovery(rd);
+	return ragdoll_begin_recovery(rd, true);
 }
 
 bool sinew_ragdoll_toggle(sinew_ragdoll *rd)
@@ -367,8 +369,13 @@ sinew_rig_state sinew_ragdoll_get_state(const sinew_ragdoll *rd) { return rd ? r
 bool sinew_ragdoll_snap_to_standing(sinew_ragdoll *rd)
 {
 	if (rd == NULL) return false;
-	if (rd->state == SINEW_RIG_RAGDOLL && !ragdoll_begin_recovery(rd)) return false;
-	if (rd->state == SINEW_RIG_RECOVERING) ragdoll_finish_recovery(rd);
+	if (rd->state == SINEW_RIG_RAGDOLL) {
+		/* Straight to the standing pose: the rig never shows the snapped one. */
+		if (!ragdoll_begin_recovery(rd, false)) return false;
+		ragdoll_finish_recovery(rd, true);
+	} else if (rd->state == SINEW_RIG_RECOVERING) {
+		ragdoll_finish_recovery(rd, true);
+	}
 	return true;
 }
 
@@ -383,7 +390,7 @@ bool sinew_ragdoll_update(sinew_ragdoll *rd, float dt)
 		return sinew_rig_update(rd->rig, dt);
 	case SINEW_RIG_RECOVERING:
 		if (!ragdoll_recovery_step(rd, dt)) return true;
-		ragdoll_finish_recovery(rd);
+		ragdoll_finish_recovery(rd, false);
 		rd->unsolved = false;
 		return sinew_rig_update(rd->rig, dt);
 	}
@@ -434,7 +441,10 @@ void ragdoll_body_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINE
 
 void sinew_ragdoll_get_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINEW_PART_COUNT])
 {
-	if (rd->state == SINEW_RIG_RAGDOLL) {
+	if (parts == NULL) return;
+	if (rd == NULL) {
+		memset(parts, 0, SINEW_PART_COUNT * sizeof *parts);
+	} else if (rd->state == SINEW_RIG_RAGDOLL) {
 		ragdoll_body_parts(rd, parts);
 	} else if (rd->unsolved) {
 		sinew_rig_solve_pose(rd->rig, &rd->unsolved_pose, parts);
@@ -474,6 +484,8 @@ float sinew_ragdoll_get_limit_overshoot_max(const sinew_ragdoll *rd)
 
 /* ---------------------------------------------------------------- drawing */
 
+#define RAGDOLL_RING_SEGMENTS 36
+
 void sinew_ragdoll_draw(const sinew_ragdoll *rd, const sinew_debug_draw *draw)
 {
 	if (rd == NULL || draw == NULL) return;
@@ -481,22 +493,29 @@ void sinew_ragdoll_draw(const sinew_ragdoll *rd, const sinew_debug_draw *draw)
 		sinew_rig_draw(rd->rig, draw);
 		return;
 	}
-	/* The rig's look on the ragdoll's bodies: bones as round-capped strokes, the head a circle. */
+	/* The rig's look (rig/draw.c) on the ragdoll's bodies: bones as round-capped strokes limb_width
+	 * wide, the head a ring of the same width. */
 	const sinew_rig_skeleton *sk = sinew_rig_get_skeleton(rd->rig);
+	const sinew_color ink = {0.08f, 0.08f, 0.1f, 1.0f};
+	float half = 0.5f * sk->limb_width;
 	sinew_rig_part_state parts[SINEW_PART_COUNT];
 	ragdoll_body_parts(rd, parts);
-	sinew_color ink = {0.08f, 0.08f, 0.1f, 1.0f};
-	sinew_color paper = {1.0f, 1.0f, 1.0f, 1.0f};
-	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
-		if (p == SINEW_PART_HEAD) continue;
-		if (draw->draw_solid_capsule)
-			draw->draw_solid_capsule(parts[p].origin, parts[p].tip, 0.5f * sk->limb_width, ink, ink, draw->context);
-		else if (draw->draw_segment)
-			draw->draw_segment(parts[p].origin, parts[p].tip, ink, draw->context);
+	sinew_vec2 head = parts[SINEW_PART_HEAD].center;
+	if (draw->draw_solid_capsule == NULL || !(half > 0.0f)) {
+		for (int p = 0; p < SINEW_PART_COUNT && draw->draw_segment != NULL; ++p) {
+			if (p != SINEW_PART_HEAD) draw->draw_segment(parts[p].origin, parts[p].tip, ink, draw->context);
+		}
+		if (draw->draw_circle != NULL) draw->draw_circle(head, sk->head_radius, ink, draw->context);
+		return;
 	}
-	sinew_transform head = {parts[SINEW_PART_HEAD].center, sinew_make_rot(parts[SINEW_PART_HEAD].angle)};
-	if (draw->draw_solid_circle)
-		draw->draw_solid_circle(head, sk->head_radius, paper, ink, draw->context);
-	else if (draw->draw_circle)
-		draw->draw_circle(head.p, sk->head_radius, ink, draw->context);
+	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+		if (p != SINEW_PART_HEAD) draw->draw_solid_capsule(parts[p].origin, parts[p].tip, half, ink, ink, draw->context);
+	}
+	sinew_vec2 previous = sinew_v2(head.x + sk->head_radius, head.y);
+	for (int i = 1; i <= RAGDOLL_RING_SEGMENTS; ++i) {
+		float a = 2.0f * SINEW_PI * (float)i / (float)RAGDOLL_RING_SEGMENTS;
+		sinew_vec2 q = sinew_v2(head.x + sk->head_radius * cosf(a), head.y + sk->head_radius * sinf(a));
+		draw->draw_solid_capsule(previous, q, half, ink, ink, draw->context);
+		previous = q;
+	}
 }

@@ -20,6 +20,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <string.h>
 
 #define RECOVERY_PI 3.14159265358979f
 /** A knee within this of straight may take either side (IK reproduces it on both). */
@@ -33,6 +34,20 @@ static const int foot_markers[2] = {SINEW_MARKER_LEFT_FOOT, SINEW_MARKER_RIGHT_F
 
 static int limb_lower(int limb) { return SINEW_PART_LEFT_UPPER_ARM + 2 * limb + 1; }
 
+/* The nearest hit of one ray, skipping dynamic bodies unless the def lets it stand on them. */
+typedef struct probe_ray {
+	bool dynamic;
+	sinew_ray_hit best;
+} probe_ray;
+
+static float probe_hit(const sinew_ray_hit *hit, void *context)
+{
+	probe_ray *ray = context;
+	if (!ray->dynamic && sinew_body_get_type(hit->body) == SINEW_DYNAMIC_BODY) return -1.0f;
+	ray->best = *hit;
+	return hit->fraction;
+}
+
 float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float bottom_y, const sinew_body_id *exclude,
                            int exclude_count, int rays, bool *found)
 {
@@ -45,10 +60,13 @@ float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float 
 	float y1 = bottom_y + d->probe_end_offset;
 	float best = bottom_y, best_distance = INFINITY;
 	for (int i = 0; i < rays && i < RAGDOLL_PROBE_RAYS; ++i) {
-		sinew_ray_hit hit = sinew_world_cast_ray_closest(rd->world, sinew_v2(x + probe_offsets[i], y0),
-		                                                 sinew_v2(0.0f, y1 - y0), &filter);
-		if (!hit.hit) continue;
-		float y = hit.point.y;
+		probe_ray ray;
+		memset(&ray, 0, sizeof ray);
+		ray.dynamic = d->probe_dynamic;
+		sinew_world_cast_ray(rd->world, sinew_v2(x + probe_offsets[i], y0), sinew_v2(0.0f, y1 - y0), &filter, probe_hit,
+		                     &ray);
+		if (!ray.best.hit) continue;
+		float y = ray.best.point.y;
 		/* Reject overhangs far above and gaps far below the figure. */
 		if (y < top_y - d->probe_tolerance || y > bottom_y + d->probe_tolerance) continue;
 		if (fabsf(y - bottom_y) < best_distance) {
@@ -138,6 +156,37 @@ static void plan_rotations(sinew_ragdoll *rd)
 	r->torso = r->bones[SINEW_PART_TORSO];
 }
 
+/* The rig's proxies, which are back on while recovering: the foot clamp must not stand on them. */
+static int rig_proxies(const sinew_ragdoll *rd, sinew_body_id *out)
+{
+	int n = 0;
+	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+		sinew_body_id b = sinew_rig_get_proxy(rd->rig, p);
+		if (!SINEW_IS_NULL(b)) out[n++] = b;
+	}
+	return n;
+}
+
+/* How far a world point is below the terrain right under it (0 above it or over nothing). */
+static float depth_in_terrain(const sinew_ragdoll *rd, sinew_vec2 w, const sinew_body_id *exclude, int n)
+{
+	bool found = false;
+	float ground = ragdoll_probe_ground(rd, w.x, w.y, w.y, exclude, n, 1, &found);
+	return found ? sinew_maxf(w.y - ground, 0.0f) : 0.0f;
+}
+
+/* Keep a foot marker (rig frame) from sinking into the terrain under it deeper than allowance. */
+static sinew_vec2 clamp_foot(const sinew_ragdoll *rd, const sinew_rig_pose *pose, sinew_vec2 marker, float allowance)
+{
+	sinew_body_id proxies[SINEW_PART_COUNT];
+	int n = rig_proxies(rd, proxies);
+	sinew_vec2 w = ragdoll_pose_to_world(pose, marker);
+	float depth = depth_in_terrain(rd, w, proxies, n);
+	if (depth <= allowance) return marker;
+	w.y -= depth - allowance;
+	return ragdoll_pose_to_local(pose, w);
+}
+
 /* Step 6's legs: IK from the fallen foot to the standing one when the knee fell to the side it
  * stands on (or either is straight); otherwise the knee must change sides, which IK cannot do
  * without a jump, so the leg turns by rotations like the arms. */
@@ -157,32 +206,9 @@ static void plan_legs(sinew_ragdoll *rd)
 		r->leg_ik[i] = fell_flip == stand_flip;
 		r->leg_flip[i] = fell_flip;
 		r->foot_from[i] = ragdoll_pose_to_local(&r->start, sp[lower].tip);
+		r->foot_sink[i] = depth_in_terrain(rd, sp[lower].tip, rd->bodies, SINEW_PART_COUNT);
 		r->foot_to[i] = ragdoll_pose_to_local(&r->end, ep[lower].tip);
 	}
-}
-
-/* The rig's proxies, which are back on while recovering: the foot clamp must not stand on them. */
-static int rig_proxies(const sinew_ragdoll *rd, sinew_body_id *out)
-{
-	int n = 0;
-	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
-		sinew_body_id b = sinew_rig_get_proxy(rd->rig, p);
-		if (!SINEW_IS_NULL(b)) out[n++] = b;
-	}
-	return n;
-}
-
-/* Keep a foot marker (rig frame) from sinking into the terrain under it. */
-static sinew_vec2 clamp_foot(const sinew_ragdoll *rd, const sinew_rig_pose *pose, sinew_vec2 marker)
-{
-	sinew_body_id proxies[SINEW_PART_COUNT];
-	int n = rig_proxies(rd, proxies);
-	sinew_vec2 w = ragdoll_pose_to_world(pose, marker);
-	bool found = false;
-	float ground = ragdoll_probe_ground(rd, w.x, w.y, w.y, proxies, n, 1, &found);
-	if (!found || w.y <= ground) return marker;
-	w.y = ground;
-	return ragdoll_pose_to_local(pose, w);
 }
 
 static float lerpf(float a, float b, float s) { return a + s * (b - a); }
@@ -201,12 +227,15 @@ static sinew_rig_pose frame_pose(const sinew_ragdoll *rd, float s)
 		int limb = leg_limbs[i];
 		pose.limb_ik[limb] = true;
 		pose.bend_flip[limb] = r->leg_flip[i];
-		pose.markers[foot_markers[i]] = clamp_foot(rd, &pose, sinew_lerp(r->foot_from[i], r->foot_to[i], s));
+		/* A fallen foot rests a contact slop deep: allowed at first, so the first frame is the last
+		 * ragdoll frame, and eased out with the stand-up. */
+		sinew_vec2 foot = sinew_lerp(r->foot_from[i], r->foot_to[i], s);
+		pose.markers[foot_markers[i]] = clamp_foot(rd, &pose, foot, r->foot_sink[i] * (1.0f - s));
 	}
 	return pose;
 }
 
-bool ragdoll_begin_recovery(sinew_ragdoll *rd)
+bool ragdoll_begin_recovery(sinew_ragdoll *rd, bool enter)
 {
 	ragdoll_recovery *r = &rd->recovery;
 	sinew_rig_part_state parts[SINEW_PART_COUNT];
@@ -230,6 +259,7 @@ bool ragdoll_begin_recovery(sinew_ragdoll *rd)
 	/* The pose first: switching state places the proxies on the parts and restarts momentum
 	 * tracking from the root as it is then. */
 	ragdoll_destroy_bodies(rd);
+	if (!enter) return true;
 	sinew_rig_pose first = frame_pose(rd, 0.0f);
 	ragdoll_write_pose(rd, &first);
 	rd->state = SINEW_RIG_RECOVERING;
@@ -252,9 +282,14 @@ bool ragdoll_recovery_step(sinew_ragdoll *rd, float dt)
 	return false;
 }
 
-void ragdoll_finish_recovery(sinew_ragdoll *rd)
+void ragdoll_finish_recovery(sinew_ragdoll *rd, bool jump)
 {
+	sinew_rig_state from = rd->state;
 	ragdoll_write_pose(rd, &rd->recovery.end);
 	rd->state = SINEW_RIG_ANIMATED;
-	sinew_rig_set_state(rd->rig, SINEW_RIG_ANIMATED);
+	sinew_rig_set_state(rd->rig, SINEW_RIG_ANIMATED); /* from RAGDOLL this places the proxies */
+	if (jump && from == SINEW_RIG_RECOVERING && sinew_rig_get_proxies_enabled(rd->rig)) {
+		sinew_rig_set_proxies_enabled(rd->rig, false);
+		sinew_rig_set_proxies_enabled(rd->rig, true);
+	}
 }

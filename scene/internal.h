@@ -85,6 +85,7 @@ typedef struct scene_op {
 	int group;                    /* spawn, destroy_group: index in scene_desc.group_names */
 	int rig;                      /* rig ops: index in scene_desc.rigs, or -1 */
 	float speed;                  /* walk: signed length units / s */
+	bool enabled;                 /* ragdoll: true limp, false stand up */
 	sinew_vec2 *points;           /* spawn: where each instance goes (owned) */
 	int point_count;
 	bool has_vector, has_point, has_angular_velocity;

@@ -580,6 +580,22 @@ static json_t *save_document(saver *s)
 	return root;
 }
 
+/* A body or joint of one of the scene's ragdolls: saved as its rig's "state" (the ragdoll layer
+ * makes them again), like the proxies. */
+static bool ragdoll_owns(const sinew_scene *scene, sinew_body_id body, sinew_joint_id joint)
+{
+	for (int i = 0; i < sinew_scene_get_rig_count(scene); ++i) {
+		const sinew_ragdoll *rd = sinew_scene_get_ragdoll(scene, i);
+		for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+			sinew_body_id b = sinew_ragdoll_get_body(rd, (sinew_rig_part)p);
+			sinew_joint_id j = sinew_ragdoll_get_joint(rd, (sinew_rig_part)p);
+			if (!SINEW_IS_NULL(b) && SINEW_ID_EQUALS(b, body)) return true;
+			if (!SINEW_IS_NULL(j) && SINEW_ID_EQUALS(j, joint)) return true;
+		}
+	}
+	return false;
+}
+
 /* The world's live bodies in the order they are saved: the file's in file order, then the rest in
  * slot order; and the slot map that finds them by id. */
 static bool list_bodies(saver *s)
@@ -604,7 +620,10 @@ static bool list_bodies(saver *s)
 	}
 	for (int i = 0; i < count; ++i) {
 		/* a rig's proxies are saved as the rig (the rig layer makes them again) */
-		if (s->body_of_slot[ids[i].index1] >= 0 || sinew_rig_from_body(ids[i], NULL, NULL)) continue;
+		if (s->body_of_slot[ids[i].index1] >= 0 || sinew_rig_from_body(ids[i], NULL, NULL) ||
+		    ragdoll_owns(s->scene, ids[i], sinew_null_joint_id)) {
+			continue;
+		}
 		s->body_of_slot[ids[i].index1] = s->body_count;
 		s->bodies[s->body_count++] = (saved_body){ids[i], -1, NULL, false};
 	}
@@ -626,7 +645,9 @@ static bool list_joints(saver *s)
 	}
 	int count = sinew_world_get_joints(world, ids, capacity);
 	for (int i = 0; i < count && s->joint_count < capacity; ++i) {
-		if (sinew_scene_get_joint_index(s->scene, ids[i]) < 0) s->joints[s->joint_count++] = (saved_joint){ids[i], -1};
+		if (sinew_scene_get_joint_index(s->scene, ids[i]) < 0 && !ragdoll_owns(s->scene, sinew_null_body_id, ids[i])) {
+			s->joints[s->joint_count++] = (saved_joint){ids[i], -1};
+		}
 	}
 	free(ids);
 	return true;

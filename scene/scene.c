@@ -35,6 +35,7 @@ struct sinew_scene {
 	sinew_shape_id *shapes;    /* made from desc.shapes[i] */
 	sinew_joint_id *joints;    /* made from desc.joints[i] */
 	sinew_rig **rigs;          /* made from desc.rigs[i] */
+	sinew_ragdoll **ragdolls;  /* each rig's ragdoll controller: it steps the rig */
 	int *named_bodies;         /* indices of named bodies, file order */
 	int *named_joints;         /* indices of named joints, file order */
 	int *joint_of_slot;        /* joint slot (index1) -> index in joints, or -1 */
@@ -237,13 +238,19 @@ static bool build_rigs(sinew_scene *s, scene_parser *p)
 	const scene_desc *d = &s->desc;
 	if (d->rig_count == 0) return true;
 	s->rigs = calloc((size_t)d->rig_count, sizeof *s->rigs);
-	if (s->rigs == NULL) return scene_fail(p, "rigs", "out of memory");
+	s->ragdolls = calloc((size_t)d->rig_count, sizeof *s->ragdolls);
+	if (s->rigs == NULL || s->ragdolls == NULL) return scene_fail(p, "rigs", "out of memory");
 	for (int i = 0; i < d->rig_count; ++i) {
+		char path[SCENE_PATH_SIZE];
+		scene_path_index(path, "rigs", (size_t)i);
 		s->rigs[i] = scene_build_rig(s->world, &d->rigs[i]);
-		if (s->rigs[i] == NULL) {
-			char path[SCENE_PATH_SIZE];
-			scene_path_index(path, "rigs", (size_t)i);
-			return scene_fail(p, path, "the rig layer refused this rig: %s", s->last_error);
+		if (s->rigs[i] == NULL) return scene_fail(p, path, "the rig layer refused this rig: %s", s->last_error);
+		sinew_ragdoll_def rd = sinew_default_ragdoll_def();
+		rd.joint_model = d->rigs[i].joints == 1 ? SINEW_RAGDOLL_GODOT : SINEW_RAGDOLL_LOCAL;
+		s->ragdolls[i] = sinew_create_ragdoll(s->rigs[i], &rd);
+		if (s->ragdolls[i] == NULL) return scene_fail(p, path, "the ragdoll layer refused this rig: %s", s->last_error);
+		if (d->rigs[i].state == SINEW_RIG_RAGDOLL && !sinew_ragdoll_set_enabled(s->ragdolls[i], true)) {
+			return scene_fail(p, path, "the ragdoll layer could not make this rig limp: %s", s->last_error);
 		}
 	}
 	return true;
@@ -378,6 +385,9 @@ sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_s
 void sinew_scene_destroy(sinew_scene *scene)
 {
 	if (scene == NULL) return;
+	/* a ragdoll before its rig: it hands the rig back and frees its bodies */
+	for (int i = 0; scene->ragdolls != NULL && i < scene->desc.rig_count; ++i) sinew_destroy_ragdoll(scene->ragdolls[i]);
+	free(scene->ragdolls);
 	for (int i = 0; scene->rigs != NULL && i < scene->desc.rig_count; ++i) sinew_destroy_rig(scene->rigs[i]);
 	free(scene->rigs);
 	if (!SINEW_IS_NULL(scene->world)) sinew_destroy_world(scene->world);
@@ -512,6 +522,9 @@ static bool apply_op(sinew_scene *s, const scene_op *op)
 	switch (op->kind) {
 	case SCENE_OP_SPAWN: return spawn(s, op->template_index, op->points, op->point_count, op->group);
 	case SCENE_OP_DESTROY_GROUP: destroy_list(&s->groups[op->group]); return true;
+	case SCENE_OP_RAGDOLL: return sinew_ragdoll_set_enabled(s->ragdolls[op->rig], op->enabled);
+	case SCENE_OP_TOGGLE_RAGDOLL: return sinew_ragdoll_toggle(s->ragdolls[op->rig]);
+	case SCENE_OP_SNAP_TO_STANDING: return sinew_ragdoll_snap_to_standing(s->ragdolls[op->rig]);
 	case SCENE_OP_WALK: return sinew_rig_walk(s->rigs[op->rig], op->speed);
 	default: return scene_apply_op(op, s->bodies, s->joints);
 	}
@@ -609,7 +622,7 @@ bool sinew_scene_step(sinew_scene *scene)
 	apply_due_ops(scene);
 	float dt = 1.0f / scene->desc.hz;
 	scene->doing = "updating the rigs";
-	for (int i = 0; i < scene->desc.rig_count; ++i) sinew_rig_update(scene->rigs[i], dt);
+	for (int i = 0; i < scene->desc.rig_count; ++i) sinew_ragdoll_update(scene->ragdolls[i], dt);
 	scene->doing = "stepping";
 	double start = now_seconds(), cpu_start = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 	sinew_world_step(scene->world, dt, scene->desc.substeps);
@@ -714,6 +727,12 @@ const char *sinew_scene_get_rig_name(const sinew_scene *scene, int index)
 {
 	if (scene == NULL || index < 0 || index >= scene->desc.rig_count) return NULL;
 	return scene->desc.rigs[index].name;
+}
+
+sinew_ragdoll *sinew_scene_get_ragdoll(const sinew_scene *scene, int index)
+{
+	if (scene == NULL || scene->ragdolls == NULL || index < 0 || index >= scene->desc.rig_count) return NULL;
+	return scene->ragdolls[index];
 }
 
 sinew_rig *sinew_scene_find_rig(const sinew_scene *scene, const char *name)

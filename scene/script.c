@@ -1,6 +1,7 @@
 /* The script: timed ops, checked at load (every body and joint they name exists and is still
  * alive when the op runs) and applied before the step they name. Each op kind is one case in
- * parse_op and one in scene_apply_op; ops that need rigs are refused until the rig layer exists. */
+ * parse_op and one in scene_apply_op (ops on the scene's own objects — spawns, ragdolls — in
+ * scene.c's apply_op). */
 #include "internal.h"
 
 #include <stdio.h>
@@ -18,6 +19,8 @@ static const char *const set_type_keys[] = {"step", "op", "body", "type", NULL};
 static const char *const joint_op_keys[] = {"step", "op", "joint", NULL};
 static const char *const spawn_keys[] = {"step", "op", "template", "group", "at", NULL};
 static const char *const group_op_keys[] = {"step", "op", "group", NULL};
+static const char *const ragdoll_keys[] = {"step", "op", "rig", "enabled", NULL};
+static const char *const rig_op_keys[] = {"step", "op", "rig", NULL};
 static const char *const walk_keys[] = {"step", "op", "rig", "speed", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
@@ -112,13 +115,6 @@ static bool parse_spawn(scene_parser *p, json_t *o, const char *path, scene_op *
 	return true;
 }
 
-static bool unsupported(scene_parser *p, const char *path, scene_op_kind kind, const char *needs)
-{
-	char child[SCENE_PATH_SIZE];
-	scene_path_key(child, path, "op");
-	return scene_fail(p, child, "op \"%s\" needs %s, which are not supported by this build yet", op_names[kind], needs);
-}
-
 static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 {
 	int kind = -1, type = SINEW_DYNAMIC_BODY;
@@ -168,9 +164,11 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	case SCENE_OP_DESTROY_GROUP:
 		return scene_check_keys(p, o, path, group_op_keys) && get_group(p, o, path, true, op);
 	case SCENE_OP_RAGDOLL:
+		return scene_check_keys(p, o, path, ragdoll_keys) && get_rig(p, o, path, op) &&
+		       scene_require(p, o, path, "enabled") && scene_get_bool(p, o, path, "enabled", &op->enabled);
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
-		return unsupported(p, path, op->kind, "rigs");
+		return scene_check_keys(p, o, path, rig_op_keys) && get_rig(p, o, path, op);
 	case SCENE_OP_WALK:
 		return scene_check_keys(p, o, path, walk_keys) && get_rig(p, o, path, op) && scene_require(p, o, path, "speed") &&
 		       scene_get_number(p, o, path, "speed", SCENE_ANY, &op->speed);
@@ -309,6 +307,7 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:
 	case SCENE_OP_SNAP_TO_STANDING:
+		break; /* the scene applies these itself: they drive its rigs' ragdolls */
 	case SCENE_OP_COUNT:
 		break; /* refused at load */
 	}

@@ -212,19 +212,26 @@ static const char *const state_words[] = {"animated", "ragdoll", "recovering"};
 static const char *const motion_words[] = {"disabled", "airborne", "grounded", "landing_impact"};
 static const char *const facing_words[] = {"right", "left", "forward"};
 
-/* A rig as SCENE_FORMAT.md's Traces show it. The ragdoll's joint figures are 0 here: the scene
- * does not drive ragdolls yet, and an animated figure has no joints to separate. */
-static void put_rig(text *t, const sinew_rig *rig)
+/* A rig as SCENE_FORMAT.md's Traces show it: the parts as shown (the ragdoll's bodies while it is
+ * limp), the ragdoll's joint figures (0 unless limp; the overshoot in degrees). */
+static void put_rig(text *t, const sinew_rig *rig, const sinew_ragdoll *ragdoll)
 {
+	sinew_rig_part_state parts[SINEW_PART_COUNT];
+	if (ragdoll != NULL) sinew_ragdoll_get_parts(ragdoll, parts);
+	else for (int i = 0; i < SINEW_PART_COUNT; ++i) parts[i] = sinew_rig_get_part(rig, (sinew_rig_part)i);
 	sinew_rig_state state = sinew_rig_get_state(rig);
 	sinew_rig_motion motion = sinew_rig_get_motion(rig);
 	sinew_rig_facing facing = sinew_rig_get_facing(rig);
 	put(t, "{\"state\": \"%s\", \"motion\": \"%s\", \"blocked\": %s, \"root\": ", state_words[state],
 	    motion_words[motion], sinew_rig_is_action_blocked(rig) ? "true" : "false");
 	put_vec2(t, sinew_rig_get_root(rig).p);
-	put(t, ", \"facing\": \"%s\", \"joint_sep_max\": 0, \"limit_over_max\": 0,\n          \"parts\": {", facing_words[facing]);
+	put(t, ", \"facing\": \"%s\", \"joint_sep_max\": ", facing_words[facing]);
+	put_float(t, sinew_ragdoll_get_joint_separation_max(ragdoll));
+	put(t, ", \"limit_over_max\": ");
+	put_float(t, sinew_ragdoll_get_limit_overshoot_max(ragdoll) * (180.0f / SINEW_PI));
+	put(t, ",\n          \"parts\": {");
 	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
-		sinew_rig_part_state part = sinew_rig_get_part(rig, (sinew_rig_part)i);
+		sinew_rig_part_state part = parts[i];
 		put(t, "%s\"%s\": {\"p\": ", i > 0 ? ", " : "", sinew_rig_part_name((sinew_rig_part)i));
 		put_vec2(t, part.center);
 		put(t, ", \"a\": ");
@@ -276,7 +283,7 @@ static void put_frame(sinew_trace *trace, int step)
 		put(t, "%s", written++ > 0 ? ",\n        " : "");
 		put_string(t, name);
 		put(t, ": ");
-		put_rig(t, rig);
+		put_rig(t, rig, sinew_scene_get_ragdoll(scene, i));
 	}
 	put(t, "},\n      \"events\": [");
 	if (trace->events.length > 0) put(t, "%.*s", (int)trace->events.length, trace->events.data);

@@ -18,11 +18,14 @@ printf 'leak:libdbus-1.so\n' > "$supp"
 export LSAN_OPTIONS="suppressions=$supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 if [ -f scenes/harness.json ]; then
-	figure=scenes/harness.json; before=60; after=150; ragdoll="--ragdoll-at 60"; expect="@rigs"
+	# standing at step 100; R pressed at step 100 and the shot at 145, before the script's own
+	# ragdoll op at 150
+	figure=scenes/harness.json; before=100; after=145; ragdoll="--ragdoll-at 100"; expect="@rigs"
+	stand="--expect-state animated"; limp="--expect-state ragdoll"
 elif [ -f scenes/rig_props.json ]; then
-	figure=scenes/rig_props.json; before=1; after=90; ragdoll=""; expect="@rigs"
+	figure=scenes/rig_props.json; before=1; after=90; ragdoll=""; expect="@rigs"; limp=""; stand=""
 else
-	figure=scenes/ragdolls50.json; before=1; after=90; ragdoll=""; expect="h0_torso h0_head h49_torso"
+	figure=scenes/ragdolls50.json; before=1; after=90; ragdoll=""; expect="h0_torso h0_head h49_torso"; limp=""; stand=""
 fi
 joints=scenes/revolute.json
 
@@ -47,9 +50,9 @@ expects() {
 	for name in $expect; do printf ' --expect %s' "$name"; done
 }
 # shellcheck disable=SC2046
-check "$figure" "$out/figure_before.png" --trace "$out/figure_before.json" $(expects)
+check "$figure" "$out/figure_before.png" --trace "$out/figure_before.json" $(expects) $stand
 # shellcheck disable=SC2046
-check "$figure" "$out/figure_after.png" --trace "$out/figure_after.json" $(expects) --differs "$out/figure_before.png"
+check "$figure" "$out/figure_after.png" --trace "$out/figure_after.json" $(expects) $limp --differs "$out/figure_before.png"
 check "$joints" "$out/joints.png" --trace "$out/joints.json" --expect arm --expect flap --expect crank
 # the middle box of target.json (its top at pixel (480, 202) in a 960x540 shot), grabbed by its
 # face and pulled up and left: it hangs from the cursor

@@ -440,7 +440,15 @@ static void test_tumble_godot_report(void **state)
 
 /* ---------------------------------------------------------------- recovery */
 
-/* The ground under a world x (the highest surface below y_from), skipping the rig's proxies. */
+/* The terrain's first hit, skipping dynamic bodies (props). */
+static float terrain_hit(const sinew_ray_hit *hit, void *context)
+{
+	if (sinew_body_get_type(hit->body) == SINEW_DYNAMIC_BODY) return -1.0f;
+	*(sinew_ray_hit *)context = *hit;
+	return hit->fraction;
+}
+
+/* The terrain under a world x (the highest surface below y_from), skipping the rig's proxies. */
 static float ground_under(fixture *f, float x, float y_from)
 {
 	sinew_body_id proxies[SINEW_PART_COUNT];
@@ -448,7 +456,8 @@ static float ground_under(fixture *f, float x, float y_from)
 	sinew_query_filter q = sinew_default_query_filter();
 	q.exclude_bodies = proxies;
 	q.exclude_body_count = SINEW_PART_COUNT;
-	sinew_ray_hit h = sinew_world_cast_ray_closest(f->world, sinew_v2(x, y_from), sinew_v2(0.0f, 3000.0f), &q);
+	sinew_ray_hit h = {0};
+	sinew_world_cast_ray(f->world, sinew_v2(x, y_from), sinew_v2(0.0f, 3000.0f), &q, terrain_hit, &h);
 	assert_true(h.hit);
 	return h.point.y;
 }
@@ -671,15 +680,28 @@ static void test_snap_to_standing(void **state)
 	sinew_rig_part_state pre_parts[SINEW_PART_COUNT];
 	rig_parts(f.rig, pre_parts);
 	sinew_vec2 pre_root = sinew_rig_get_root(f.rig).p;
-	/* From RAGDOLL. */
+	/* From RAGDOLL, with a prop lying on the fallen figure where the standing one will appear. */
 	assert_true(sinew_ragdoll_set_enabled(f.rd, true));
-	for (int i = 0; i < 120; ++i) frame(&f);
+	for (int i = 0; i < 100; ++i) frame(&f);
+	sinew_vec2 hips = sinew_ragdoll_get_part(f.rd, SINEW_PART_TORSO).origin;
+	sinew_body_def bd = sinew_default_body_def();
+	bd.type = SINEW_DYNAMIC_BODY;
+	bd.position = sinew_v2(hips.x, hips.y - 150.0f);
+	sinew_body_id prop = sinew_create_body(f.world, &bd);
+	sinew_shape_def sd = sinew_default_shape_def();
+	sd.density = 0.0005f;
+	sinew_polygon box = sinew_make_box(80.0f, 10.0f);
+	sinew_create_polygon_shape(prop, &sd, &box);
+	for (int i = 0; i < 20; ++i) frame(&f);
 	assert_true(sinew_ragdoll_snap_to_standing(f.rd));
 	assert_int_equal(sinew_ragdoll_get_state(f.rd), SINEW_RIG_ANIMATED);
 	assert_true(sinew_rig_is_visible(f.rig));
 	check_standing(&f, pre_parts, pre_root);
 	frame(&f);
 	check_standing(&f, pre_parts, pre_root);
+	/* The proxies were put on the standing figure, not swept there in one step. */
+	for (int i = 0; i < 3; ++i) frame(&f);
+	assert_true(sinew_length(sinew_body_get_linear_velocity(prop)) < 600.0f);
 	/* From RECOVERING. */
 	assert_true(sinew_ragdoll_set_enabled(f.rd, true));
 	for (int i = 0; i < 120; ++i) frame(&f);

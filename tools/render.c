@@ -148,8 +148,10 @@ static bool scene_bounds(const sinew_scene *scene, sinew_aabb *out)
 	for (int i = 0; i < sinew_scene_get_rig_count(scene); ++i) {
 		const sinew_rig *rig = sinew_scene_get_rig(scene, i);
 		float r = sinew_rig_get_skeleton(rig)->head_radius;
+		sinew_rig_part_state parts[SINEW_PART_COUNT];
+		sinew_ragdoll_get_parts(sinew_scene_get_ragdoll(scene, i), parts);
 		for (int p = 0; p < SINEW_PART_COUNT; ++p) {
-			sinew_rig_part_state part = sinew_rig_get_part(rig, (sinew_rig_part)p);
+			sinew_rig_part_state part = parts[p];
 			sinew_vec2 pad = p == SINEW_PART_HEAD ? sinew_v2(r, r) : sinew_v2(0.0f, 0.0f);
 			sinew_vec2 lo = p == SINEW_PART_HEAD ? part.center : sinew_vmin(part.origin, part.tip);
 			sinew_vec2 hi = p == SINEW_PART_HEAD ? part.center : sinew_vmax(part.origin, part.tip);
@@ -251,8 +253,9 @@ static void draw_tile(raster *r, sinew_scene *scene, const render_options *o, in
 	draw.draw_contacts = o->contacts;
 	draw.draw_contact_normals = o->contacts;
 	draw.draw_aabbs = o->aabbs;
-	/* each rig's own figure first, so its proxies (bodies of the world) show over it */
-	for (int i = 0; i < sinew_scene_get_rig_count(scene); ++i) sinew_rig_draw(sinew_scene_get_rig(scene, i), &draw);
+	/* each rig's own figure first (its ragdoll while limp), so its proxies or ragdoll bodies (bodies
+	 * of the world) show over it */
+	for (int i = 0; i < sinew_scene_get_rig_count(scene); ++i) sinew_ragdoll_draw(sinew_scene_get_ragdoll(scene, i), &draw);
 	sinew_world_draw(sinew_scene_get_world(scene), &draw);
 	char label[96];
 	if (sheet_mode) snprintf(label, sizeof label, "%d", frame);

@@ -68,6 +68,9 @@ typedef struct sinew_ragdoll_def {
 	float probe_start_offset;                        /**< ground probe: start above the ragdoll's top; 50 */
 	float probe_end_offset;                          /**< ground probe: end below the ragdoll's bottom; 1500 */
 	float probe_tolerance;                           /**< accepted band around the ragdoll's extent; 200 */
+	bool probe_dynamic;                              /**< the probe stands the figure on dynamic bodies (props) too;
+	                                                      default false: terrain only (static and kinematic), since
+	                                                      a prop may lie on the ragdoll itself and fall when it goes */
 } sinew_ragdoll_def;
 
 SINEW_API sinew_ragdoll_def sinew_default_ragdoll_def(void);

@@ -13,6 +13,7 @@
 #ifndef SINEW_SCENE_H
 #define SINEW_SCENE_H
 
+#include "ragdoll.h"
 #include "rig.h"
 #include "sinew.h"
 
@@ -103,6 +104,9 @@ SINEW_API int sinew_scene_get_rig_count(const sinew_scene *scene);
 SINEW_API sinew_rig *sinew_scene_get_rig(const sinew_scene *scene, int index);
 /** The name of rigs[index], or NULL when it has none (or index is out of range). */
 SINEW_API const char *sinew_scene_get_rig_name(const sinew_scene *scene, int index);
+/** The ragdoll controller of rigs[index] (owned by the scene; the scene steps the rig through it),
+ * or NULL when index is out of range. */
+SINEW_API sinew_ragdoll *sinew_scene_get_ragdoll(const sinew_scene *scene, int index);
 /** The rig with this name, or NULL when there is none. */
 SINEW_API sinew_rig *sinew_scene_find_rig(const sinew_scene *scene, const char *name);
 

@@ -7,6 +7,7 @@
  *     viewer used (the scene framed at step 0, as sinew-view frames it) and there must be ink within
  *     --radius pixels (default 3) of each (of a rig's head, which is a ring, near the ring);
  *   - --expect-at NAME X Y R: the trace puts body NAME's origin within R pixels of pixel (X, Y);
+ *   - --expect-state STATE: every rig of the trace's last frame is in that state ("ragdoll", ...);
  *   - --differs OTHER.png: the two shots differ in at least 0.2% of the pixels above the status
  *     line (the status line always differs: it shows the step).
  * Prints one line per failed check and exits 1 when any failed, 2 on bad usage or unreadable input. */
@@ -41,7 +42,7 @@ typedef struct expect_at {
 } expect_at;
 
 typedef struct check_options {
-	const char *scene, *shot, *trace, *other;
+	const char *scene, *shot, *trace, *other, *state;
 	expect_at at[MAX_EXPECT];
 	int at_count;
 	const char *expect[MAX_EXPECT];
@@ -73,6 +74,8 @@ static int parse(int argc, char **argv, check_options *o)
 			expect_at *a = &o->at[o->at_count++];
 			a->name = argv[i + 1], a->x = atoi(argv[i + 2]), a->y = atoi(argv[i + 3]), a->radius = atoi(argv[i + 4]);
 			i += 4;
+		} else if (strcmp(arg, "--expect-state") == 0 && next != NULL) {
+			o->state = argv[++i];
 		} else if (strcmp(arg, "--differs") == 0 && next != NULL) {
 			o->other = argv[++i];
 		} else if (strcmp(arg, "--radius") == 0 && next != NULL) {
@@ -88,7 +91,8 @@ static int parse(int argc, char **argv, check_options *o)
 		}
 	}
 	if (o->shot == NULL) return usage("give a scene and a screenshot", NULL);
-	if ((o->expect_count > 0 || o->at_count > 0) && o->trace == NULL) return usage("--expect needs --trace", NULL);
+	if ((o->expect_count > 0 || o->at_count > 0 || o->state != NULL) && o->trace == NULL)
+		return usage("--expect needs --trace", NULL);
 	return 0;
 }
 
@@ -245,6 +249,22 @@ static int check_at(const view_camera *cam, json_t *frame, const expect_at *a)
 	return 1;
 }
 
+static int check_state(json_t *frame, const char *state)
+{
+	const char *key;
+	json_t *value;
+	int failed = 0;
+	json_t *rigs = json_object_get(frame, "rigs");
+	if (json_object_size(rigs) == 0) return printf("--expect-state: the trace's last frame has no rigs\n"), 1;
+	json_object_foreach(rigs, key, value) {
+		const char *now = json_string_value(json_object_get(value, "state"));
+		if (now != NULL && strcmp(now, state) == 0) continue;
+		printf("%s: state %s, expected %s\n", key, now != NULL ? now : "(none)", state);
+		failed += 1;
+	}
+	return failed;
+}
+
 static int check_expected(const image *im, const check_options *o)
 {
 	sinew_scene *scene = NULL;
@@ -274,6 +294,7 @@ static int check_expected(const image *im, const check_options *o)
 	int failed = 0;
 	for (int i = 0; i < o->expect_count; ++i) failed += check_one(im, &v.camera, last, o->expect[i], o->radius);
 	for (int i = 0; i < o->at_count; ++i) failed += check_at(&v.camera, last, &o->at[i]);
+	if (o->state != NULL) failed += check_state(last, o->state);
 	json_decref(trace);
 	sinew_scene_destroy(scene);
 	return failed;

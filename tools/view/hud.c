@@ -74,11 +74,17 @@ static void draw_status(viewer *v)
 	sinew_counters c = sinew_world_get_counters(v->world);
 	float last = v->graph_count > 0 ? v->step_ms[(v->graph_head + VIEW_GRAPH_SAMPLES - 1) % VIEW_GRAPH_SAMPLES] : 0.0f;
 	char line[256];
-	snprintf(line, sizeof line, "STEP %.2f MS  BODIES %d  AWAKE %d  CONTACTS %d  JOINTS %d  SUBSTEPS %d  %s %d%s",
-	         (double)last, c.body_count, c.awake_body_count, c.contact_count, c.joint_count,
-	         sinew_scene_get_substeps(v->scene), sinew_scene_get_name(v->scene), sinew_scene_get_step(v->scene),
-	         v->paused ? "  PAUSED" : "");
+	snprintf(line, sizeof line, "STEP %.2f MS  BODIES %d  AWAKE %d  CONTACTS %d  JOINTS %d  SUBSTEPS %d", (double)last,
+	         c.body_count, c.awake_body_count, c.contact_count, c.joint_count, sinew_scene_get_substeps(v->scene));
+	if (view_rig_count(v) > 0) {
+		size_t used = strlen(line);
+		snprintf(line + used, sizeof line - used, "  NEXT RAGDOLL %s", v->next_joint_model == 0 ? "LOCAL" : "GODOT");
+	}
 	view_text(r, 8, y + 7, line, TEXT_SIZE, ink);
+	/* the scene and the step, top right */
+	snprintf(line, sizeof line, "%s  STEP %d%s", sinew_scene_get_name(v->scene), sinew_scene_get_step(v->scene),
+	         v->paused ? "  PAUSED" : "");
+	view_text(r, w - view_text_width(line, TEXT_SIZE) - 10, 10, line, TEXT_SIZE, ink);
 	if (w > GRAPH_W + 40) draw_graph(v, w - GRAPH_W - 36, y + 3);
 }
 

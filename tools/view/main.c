@@ -30,7 +30,7 @@ static int usage(const char *message, const char *arg)
 	fprintf(stderr, "usage: sinew-view SCENE [--size WxH]\n"
 	                "       sinew-view SCENE --screenshot OUT.png --steps N [--size WxH] [--ragdoll-at K] [--trace T.json]\n"
 	                "                  [--drag X0,Y0,X1,Y1] [--press KEYS]\n"
-	                "       sinew-view --check SCENE SHOT.png [--trace T.json --expect NAME ...] [--differs OTHER.png]\n");
+	                "       sinew-view --check SCENE SHOT.png [--trace T.json --expect NAME ...] [--expect-state S] [--differs OTHER.png]\n");
 	return VIEW_USAGE;
 }
 
@@ -113,6 +113,7 @@ bool view_reload(viewer *v)
 	v->scene = fresh;
 	v->world = sinew_scene_get_world(fresh);
 	sinew_scene_set_substeps(fresh, substeps);
+	view_sync_rigs(v);
 	v->lag = 0.0;
 	return true;
 }
@@ -251,6 +252,7 @@ int main(int argc, char **argv)
 	if (v.scene == NULL) return VIEW_USAGE;
 	v.world = sinew_scene_get_world(v.scene);
 	v.show_joint_extras = true;
+	view_sync_rigs(&v);
 	bool headless = o.screenshot != NULL;
 	if (SDL_Init(SDL_INIT_VIDEO) != 0 || !open_window(&v, &o, headless)) {
 		fprintf(stderr, "sinew-view: no display: %s (headless: run under xvfb-run)\n", SDL_GetError());

@@ -10,6 +10,11 @@ int view_rig_count(const viewer *v)
 	return sinew_scene_get_rig_count(v->scene);
 }
 
+void view_sync_rigs(viewer *v)
+{
+	v->next_joint_model = 0; /* SINEW_RAGDOLL_LOCAL */
+}
+
 void view_toggle_ragdolls(viewer *v)
 {
 	view_say(v, view_rig_count(v) > 0 ? "R: THE SCENE LAYER HAS NO RAGDOLLS YET" : "R: THIS SCENE HAS NO RIGS");

@@ -76,6 +76,7 @@ void view_release(viewer *v);
 
 /* rigs.c: the rigs and ragdolls of the scene. */
 int view_rig_count(const viewer *v);
+void view_sync_rigs(viewer *v);
 void view_toggle_ragdolls(viewer *v);
 void view_toggle_joint_model(viewer *v);
 void view_draw_rigs(viewer *v, const sinew_debug_draw *draw);
