@@ -171,12 +171,15 @@ static void warn_once(sinew_rig *rig, rig_terrain *t, const char *what)
 	if (t->warned) return;
 	t->warned = true;
 	const char *name = sinew_rig_get_name(rig);
-	fprintf(stderr, "sinew: rig '%s': %s; its terrain motion moves without a sweep\n", name ? name : "", what);
+	char message[160];
+	snprintf(message, sizeof message, "sinew_rig_update: rig '%s': %s, so its terrain motion moves unswept (reported once)",
+	         name ? name : "", what);
+	sinew_world_report_error(sinew_rig_get_world(rig), SINEW_ERROR_INVALID_ARGUMENT, message);
 }
 
 /* The safe fraction of a horizontal move for the rig's proxies (all ten, or the torso and head
  * for a walker, whose legs step over what is below its hips). 1 without proxies, after one
- * warning. */
+ * report through the world's error callback. */
 static float sweep(sinew_rig *rig, rig_terrain *t, sinew_vec2 motion, bool upper_body)
 {
 	sinew_body_id proxies[SINEW_PART_COUNT];

@@ -621,6 +621,38 @@ static void test_terrain_scene(void **state)
 	sinew_scene_destroy(sc);
 }
 
+/* No proxies: the sweep has nothing to cast, so the rig moves unswept, after one report. */
+static void test_without_proxies_moves_unswept_with_one_report(void **state)
+{
+	(void)state;
+	error_recorder rec;
+	recorder_install(&rec);
+	sinew_world_def wd = sinew_default_world_def();
+	wd.gravity = sinew_v2(0.0f, 980.0f);
+	wd.length_units_per_meter = 100.0f;
+	wd.error_fn = recorder_callback;
+	wd.error_context = &rec;
+	scene s = {sinew_create_world(&wd), NULL};
+	block(s.world, -1000.0f, 0.0f, 0.0f, 200.0f);
+	sinew_rig_def rd = sinew_default_rig_def();
+	rd.position = sinew_v2(-150.0f, -420.0f);
+	rd.proxies = false;
+	s.rig = sinew_create_rig(s.world, &rd);
+	assert_non_null(s.rig);
+	sinew_rig_set_terrain_following(s.rig, true);
+	settle(&s);
+	sinew_rig_walk(s.rig, 300.0f);
+	run_while(&s, SINEW_MOTION_GROUNDED, 1000, DT);
+	float x = sinew_rig_get_root(s.rig).p.x;
+	for (int i = 0; i < 20; ++i) frame(&s, DT);
+	assert_true(sinew_rig_get_root(s.rig).p.x > x + 40.0f);
+	assert_int_equal(rec.count, 1);
+	assert_int_equal(rec.last_code, SINEW_ERROR_INVALID_ARGUMENT);
+	assert_non_null(strstr(rec.last_message, "unswept"));
+	destroy(&s);
+	sinew_set_error_callback(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -636,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_into_wall_stops_without_overlap),
 		cmocka_unit_test(test_low_rate_fall_lands_on_thin_ramp),
 		cmocka_unit_test(test_walking_feet_step_rather_than_slide),
+		cmocka_unit_test(test_without_proxies_moves_unswept_with_one_report),
 		cmocka_unit_test(test_terrain_scene),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
