@@ -315,8 +315,12 @@ static void proxies_follow(void **state)
 	print_message("proxies follow: worst %.2e px, %.2e deg\n", (double)worst_d, (double)(worst_a * 180.0f / SINEW_PI));
 	assert_true(worst_d < 0.5f);
 	assert_true(worst_a < 0.5f * SINEW_PI / 180.0f);
-	/* the momentum of the walk: 150 px/s along x */
+	/* the momentum of the walk: 150 px/s along x, and the sway's turn rate over the last frame */
 	assert_float_near(sinew_rig_get_linear_velocity(rig).x, 150.0f, 0.5f);
+	float t1 = 239.0f * DT, t0 = 238.0f * DT;
+	float sway = (0.2f * sinf(3.0f * t1) - 0.2f * sinf(3.0f * t0)) / DT;
+	assert_float_near(sinew_rig_get_angular_velocity(rig), sway, 1e-2f);
+	assert_true(fabsf(sway) > 0.1f);
 	/* a moving proxy carries the rig's velocity */
 	sinew_vec2 v = sinew_body_get_linear_velocity(sinew_rig_get_proxy(rig, SINEW_PART_TORSO));
 	assert_true(v.x > 50.0f);
