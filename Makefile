@@ -34,8 +34,8 @@ LDLIBS  := -ljansson -lm
 
 ifdef SAN
 BUILD   := build/san
-CFLAGS_BASE += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS += -fsanitize=address,undefined
+CFLAGS_BASE += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 OBJ := $(BUILD)/obj

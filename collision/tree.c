@@ -754,8 +754,12 @@ static void select_nth(build_leaf *leaves, int32_t begin, int32_t end, int32_t k
 static int bin_of(const build_leaf *leaf, int axis, float min_c, float scale)
 {
 	float c = axis == 0 ? leaf->center.x : leaf->center.y;
-	int b = (int)((c - min_c) * scale);
-	return b < 0 ? 0 : (b >= SINEW_TREE_BIN_COUNT ? SINEW_TREE_BIN_COUNT - 1 : b);
+	/* clamp before converting: centres more than FLT_MAX apart make t huge, infinite or NaN,
+	 * and converting such a float to int is undefined */
+	float t = (c - min_c) * scale;
+	if (!(t > 0.0f)) return 0;
+	if (t >= (float)(SINEW_TREE_BIN_COUNT - 1)) return SINEW_TREE_BIN_COUNT - 1;
+	return (int)t;
 }
 
 /* The bin boundary (split after bin b) with the lowest SAH cost, or -1 if none splits. */

@@ -233,14 +233,14 @@ static bool parse_base(scene_parser *p, json_t *j, const char *path, scene_joint
 	return true;
 }
 
-/* Distance lengths: length > 0 (default: the anchors' distance), 0 <= min <= length <= max (both
+/* Distance lengths: length >= 0 (default: the anchors' distance), 0 <= min <= length <= max (both
  * default to length). The def keeps the engine's "derive it" values (0 and -1) when absent. */
 static bool parse_lengths(scene_parser *p, json_t *j, const char *path, sinew_distance_joint_def *d)
 {
 	char child[SCENE_PATH_SIZE];
 	float length = sinew_distance(d->anchor_a, d->anchor_b);
 	bool has_length = json_object_get(j, "length") != NULL;
-	if (!scene_get_number(p, j, path, "length", SCENE_POSITIVE, &length) ||
+	if (!scene_get_number(p, j, path, "length", SCENE_NON_NEGATIVE, &length) ||
 	    !scene_get_number(p, j, path, "min_length", SCENE_NON_NEGATIVE, &d->min_length) ||
 	    !scene_get_number(p, j, path, "max_length", SCENE_NON_NEGATIVE, &d->max_length)) {
 		return false;

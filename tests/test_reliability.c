@@ -2,11 +2,15 @@
  * with the world locked, the numeric envelope, polygons, NULL arguments and the error routing.
  * Each test failed on the code before its fix. */
 #include "sinew/draw.h"
+#include "sinew/scene.h"
 #include "support.h"
 
+#include <dirent.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static error_recorder s_rec;
@@ -408,6 +412,91 @@ static void huge_capacities_are_refused(void **state)
 	sinew_destroy_world(w);
 }
 
+/* ------------------------------------------------------------------ 7: tree rebuild far apart */
+
+/* Finite boxes more than FLT_MAX apart: the rebuild's bin index was a float-to-int overflow
+ * (undefined; UBSan stops `make test SAN=1` on the old code). */
+static void tree_rebuild_with_boxes_far_apart(void **state)
+{
+	(void)state;
+	sinew_dynamic_tree tree = sinew_dynamic_tree_create();
+	for (int i = 0; i < 16; ++i) {
+		float x = (i % 2 == 0 ? -3.0e38f : 3.0e38f) + (float)i;
+		sinew_aabb box = {{x, (float)i}, {x, (float)i + 1.0f}};
+		assert_true(sinew_dynamic_tree_create_proxy(&tree, box, 1u, (uint64_t)i) != SINEW_NULL_NODE);
+	}
+	sinew_dynamic_tree_rebuild(&tree);
+	assert_true(sinew_dynamic_tree_validate(&tree));
+	assert_int_equal(tree.proxy_count, 16);
+	sinew_dynamic_tree_destroy(&tree);
+	assert_int_equal(s_rec.count, 0);
+}
+
+/* ------------------------------------------------------------------ 9: save -> load */
+
+/* Load, step, save, load, save: the two saves are the same text. */
+static void round_trip(const char *text, const char *name, int steps)
+{
+	char error[512] = "";
+	sinew_scene *a = sinew_scene_load_string(text, name, error, sizeof error);
+	if (a == NULL) fail_msg("%s: %s", name, error);
+	for (int i = 0; i < steps; ++i) sinew_scene_step(a);
+	char *saved = sinew_scene_save_string(a, error, sizeof error);
+	if (saved == NULL) fail_msg("%s: save: %s", name, error);
+	sinew_scene *b = sinew_scene_load_string(saved, name, error, sizeof error);
+	if (b == NULL) fail_msg("%s: the saved file does not load: %s", name, error);
+	char *again = sinew_scene_save_string(b, error, sizeof error);
+	assert_non_null(again);
+	if (strcmp(saved, again) != 0) fail_msg("%s: saving the loaded save changed it", name);
+	free(again);
+	free(saved);
+	sinew_scene_destroy(b);
+	sinew_scene_destroy(a);
+}
+
+/* A distance joint whose anchors coincide has rest length 0: saved as "length": 0, which the
+ * loader refused. */
+static void a_coincident_distance_joint_round_trips(void **state)
+{
+	(void)state;
+	const char *text = "{\"sinew_scene\": 1, \"bodies\": ["
+	                   "{\"name\": \"a\", \"type\": \"static\", \"shapes\": [{\"type\": \"circle\", \"radius\": 0.5}]},"
+	                   "{\"name\": \"b\", \"position\": [0, 0], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.5}]}],"
+	                   "\"joints\": [{\"type\": \"distance\", \"body_a\": \"a\", \"body_b\": \"b\","
+	                   " \"anchor_a\": [0, 0], \"anchor_b\": [0, 0], \"length\": 0}]}";
+	round_trip(text, "coincident.json", 10);
+}
+
+/* Every scene of scenes/: load, step 30, save, load, save. */
+static void every_scene_round_trips(void **state)
+{
+	(void)state;
+	DIR *dir = opendir("scenes");
+	assert_non_null(dir);
+	int count = 0;
+	for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+		char path[512];
+		snprintf(path, sizeof path, "scenes/%s", e->d_name);
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		fseek(f, 0, SEEK_END);
+		long size = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		char *text = malloc((size_t)size + 1);
+		assert_non_null(text);
+		size_t len = fread(text, 1, (size_t)size, f);
+		fclose(f);
+		text[len] = '\0';
+		round_trip(text, e->d_name, 30);
+		free(text);
+		count += 1;
+	}
+	closedir(dir);
+	assert_true(count >= 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +509,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_edge_of_the_envelope_stays_finite, reset, restore),
 		cmocka_unit_test_setup_teardown(a_pentagram_is_not_convex, reset, restore),
 		cmocka_unit_test_setup_teardown(huge_capacities_are_refused, reset, restore),
+		cmocka_unit_test_setup_teardown(tree_rebuild_with_boxes_far_apart, reset, restore),
+		cmocka_unit_test_setup_teardown(a_coincident_distance_joint_round_trips, reset, restore),
+		cmocka_unit_test_setup_teardown(every_scene_round_trips, reset, restore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
 #include "sinew/scene.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,23 @@ typedef struct command {
 	const char *usage;
 	const char *summary;
 } command;
+
+/* Name the first body of the scene whose state is not finite, and the step. */
+static void report_non_finite(const sinew_scene *scene, const char *path, int step)
+{
+	int n = sinew_scene_get_body_count(scene);
+	for (int i = 0; i < n; ++i) {
+		sinew_body_id b = sinew_scene_get_body(scene, i);
+		if (!sinew_body_is_valid(b)) continue;
+		sinew_vec2 p = sinew_body_get_position(b), v = sinew_body_get_linear_velocity(b);
+		if (isfinite(p.x) && isfinite(p.y) && isfinite(v.x) && isfinite(v.y)) continue;
+		const char *name = sinew_scene_get_body_name(scene, i);
+		fprintf(stderr, "sinew run: %s: bodies[%d]%s%s is not finite after step %d\n", path, i, name ? " " : "",
+		        name ? name : "", step);
+		return;
+	}
+	fprintf(stderr, "sinew run: %s: a body spawned at run time is not finite after step %d\n", path, step);
+}
 
 static int run_command(int argc, char **argv);
 static int check_command(int argc, char **argv);
@@ -144,6 +162,11 @@ static int run_command(int argc, char **argv)
 	for (int i = 0; i < steps; ++i) {
 		sinew_scene_step(scene);
 		if (trace != NULL) trace_ok = sinew_trace_record(trace) && trace_ok;
+		if (!sinew_world_is_finite(sinew_scene_get_world(scene))) { /* reported; stop here */
+			report_non_finite(scene, o.scene, i);
+			status = EXIT_FAILED;
+			break;
+		}
 	}
 	if (trace != NULL && (!sinew_trace_close(trace) || !trace_ok)) {
 		fprintf(stderr, "sinew run: %s: the trace could not be written completely\n", o.trace);
