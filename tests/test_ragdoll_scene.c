@@ -42,7 +42,7 @@ static void parts_error(const sinew_rig_part_state *a, const sinew_rig_part_stat
  * step that changed it is the one shown before, moved by at most one step of motion: entering,
  * the ragdoll's first step; leaving, nothing), the local model's joints hold together, and it ends
  * standing. */
-static void run_harness(const char *path, bool godot)
+static void run_harness(const char *path, bool godot, bool terrain)
 {
 	sinew_scene *scene = load(path);
 	sinew_ragdoll *rd = sinew_scene_get_ragdoll(scene, 0);
@@ -53,18 +53,25 @@ static void run_harness(const char *path, bool godot)
 	float sep_max = 0.0f, jump_max = 0.0f;
 	sinew_ragdoll_get_parts(rd, before);
 	sinew_rig_state state = sinew_ragdoll_get_state(rd);
+	float dt = 1.0f / sinew_scene_get_hz(scene);
 	for (int i = 0; i < steps; ++i) {
+		/* what the figure may travel in the step with the rig's own momentum (walking) */
+		float travel = sinew_length(sinew_rig_get_linear_velocity(sinew_ragdoll_get_rig(rd))) * dt;
 		assert_true(sinew_scene_step(scene));
 		sinew_ragdoll_get_parts(rd, after);
 		sinew_rig_state now = sinew_ragdoll_get_state(rd);
 		/* A snap to standing is a jump by design; every other change is seamless. */
 		bool snapped = state == SINEW_RIG_RAGDOLL && now == SINEW_RIG_ANIMATED;
+		/* With terrain following the controller takes the figure over again as the stand-up
+		 * ends (its stance, not the ragdoll's business): that change is not checked here. */
+		if (terrain && now == SINEW_RIG_ANIMATED) snapped = true;
 		if (now != state && !snapped) {
 			float dp, da;
 			parts_error(after, before, &dp, &da);
 			jump_max = fmaxf(jump_max, dp);
 			/* the local model's joints hold: within half a pixel; the godot model's separate */
 			float tol = godot ? 2.0f : 0.5f;
+			dp -= now == SINEW_RIG_RAGDOLL ? travel : 0.0f;
 			if (!(dp < tol && da < tol * PI_F / 180.0f)) {
 				printf("# step %d: state %d -> %d: %.2f px %.2f deg\n", i, (int)state, (int)now, (double)dp,
 				       (double)(da * 180.0f / PI_F));
@@ -78,7 +85,7 @@ static void run_harness(const char *path, bool godot)
 	}
 	printf("# %s: %d seamless changes (largest step across one %.2f px), joint_sep_max %.3f px\n", path, changes,
 	       (double)jump_max, (double)sep_max);
-	assert_true(changes >= 5);
+	assert_true(changes >= (terrain ? 3 : 5));
 	if (!godot) assert_true(sep_max < 2.0f);
 	assert_int_equal(sinew_ragdoll_get_state(rd), SINEW_RIG_ANIMATED);
 	assert_int_equal(sinew_scene_get_error_count(scene), 0);
@@ -88,15 +95,16 @@ static void run_harness(const char *path, bool godot)
 static void test_harness(void **state)
 {
 	(void)state;
-	run_harness("scenes/harness.json", false);
-	run_harness("scenes/harness_left.json", false);
-	run_harness("scenes/harness_forward.json", false);
+	run_harness("scenes/harness.json", false, false);
+	run_harness("scenes/harness_left.json", false, false);
+	run_harness("scenes/harness_forward.json", false, false);
+	run_harness("scenes/harness_walk.json", false, true); /* limp mid-walk, momentum and all */
 }
 
 static void test_harness_godot(void **state)
 {
 	(void)state;
-	run_harness("scenes/harness_godot.json", true);
+	run_harness("scenes/harness_godot.json", true, false);
 }
 
 static const char *const rig_scene =
