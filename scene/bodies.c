@@ -270,9 +270,14 @@ static bool parse_shapes(scene_parser *p, json_t *shapes, const char *path, scen
 	body->first_shape = d->shape_count;
 	body->shape_count = 0;
 	if (count == 0) return true;
-	scene_shape_desc *grown = realloc(d->shapes, (size_t)(d->shape_count + (int)count) * sizeof *grown);
-	if (grown == NULL) return out_of_memory(p, path);
-	d->shapes = grown;
+	if (d->shape_count + (int)count > d->shape_capacity) {
+		int capacity = d->shape_capacity > 0 ? 2 * d->shape_capacity : 16;
+		while (capacity < d->shape_count + (int)count) capacity *= 2;
+		scene_shape_desc *grown = realloc(d->shapes, (size_t)capacity * sizeof *grown);
+		if (grown == NULL) return out_of_memory(p, path);
+		d->shapes = grown;
+		d->shape_capacity = capacity;
+	}
 	for (size_t i = 0; i < count; ++i) {
 		char child[SCENE_PATH_SIZE];
 		scene_path_index(child, path, i);

@@ -117,7 +117,7 @@ typedef struct scene_desc {
 	scene_body_desc *bodies;
 	int body_count;
 	scene_shape_desc *shapes;
-	int shape_count;
+	int shape_count, shape_capacity; /* grown geometrically: a realloc per body is quadratic */
 	int *body_by_name;  /* indices of named bodies sorted by name (named_body_count of them) */
 	int named_body_count;
 	int *shape_by_name; /* indices of named shapes sorted by name */

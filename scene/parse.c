@@ -73,17 +73,18 @@ bool scene_check_keys(scene_parser *p, json_t *obj, const char *path, const char
 		(void)value;
 		if (strcmp(key, "x") == 0) continue;
 		bool ok = false;
+		for (int i = 0; known[i] != NULL && !ok; ++i) ok = strcmp(key, known[i]) == 0;
+		if (ok) continue;
+		/* Only an unknown key pays for the edit distances (a scene has hundreds of thousands of keys). */
 		const char *suggestion = NULL;
 		int best = 3;
-		for (int i = 0; known[i] != NULL && !ok; ++i) {
-			ok = strcmp(key, known[i]) == 0;
+		for (int i = 0; known[i] != NULL; ++i) {
 			int d = edit_distance(key, known[i]);
 			if (d < best) {
 				best = d;
 				suggestion = known[i];
 			}
 		}
-		if (ok) continue;
 		char child[SCENE_PATH_SIZE];
 		scene_path_key(child, path, key);
 		if (suggestion != NULL) return scene_fail(p, child, "unknown key (did you mean \"%s\"?)", suggestion);

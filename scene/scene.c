@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 /* One copy of a description's bodies and joints in the world: every body moved by offset, every
  * shape put in group when group is non-zero. The ids go to bodies[i], shapes[i], joints[i]
@@ -354,6 +355,11 @@ sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_s
 		set_error(error, error_size, "sinew_scene_load_file: no path given");
 		return NULL;
 	}
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		set_error(error, error_size, "%s: is a directory, not a scene file", path);
+		return NULL;
+	}
 	FILE *f = fopen(path, "rb");
 	if (f == NULL) {
 		set_error(error, error_size, "%s: cannot open: %s", path, strerror(errno));
@@ -372,8 +378,9 @@ sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_s
 	bool read_failed = text == NULL || ferror(f);
 	fclose(f);
 	if (read_failed) {
+		int read_errno = errno;
 		free(text);
-		set_error(error, error_size, "%s: cannot read the file", path);
+		set_error(error, error_size, "%s: cannot read the file: %s", path, strerror(read_errno));
 		return NULL;
 	}
 	text[size] = 0;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run every cmocka test binary, then the golden-hash check of every scene; print one closing line
+# Run every cmocka test binary, then the golden-hash check of every scene, then the code examples
+# of the docs (scripts/doc_examples.sh: each example one test); print one closing line
 # "N passed, N failed" and exit non-zero if anything failed.
 build=$1; shift
 passed=0; failed=0; failed_names=""
@@ -16,6 +17,15 @@ done
 if [ -x "$build/sinew" ] && [ -d tests/golden ]; then
 	if sh scripts/golden.sh "$build/sinew" check; then passed=$((passed + 1)); else
 		failed=$((failed + 1)); failed_names="$failed_names golden"; fi
+fi
+if [ -f "$build/libsinew.a" ]; then
+	out=$(sh scripts/doc_examples.sh "$build" 2>&1); rc=$?
+	printf '%s\n' "$out"
+	p=$(printf '%s\n' "$out" | sed -n 's/^doc examples: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	f=$(printf '%s\n' "$out" | sed -n 's/^doc examples: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+	if [ $rc -ne 0 ] && [ -z "$f" ]; then failed=$((failed + 1)); fi
+	[ $rc -ne 0 ] && failed_names="$failed_names doc_examples"
 fi
 [ -n "$failed_names" ] && echo "failing:$failed_names"
 echo "$passed passed, $failed failed"

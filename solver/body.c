@@ -469,6 +469,10 @@ bool sinew_body_move_to(sinew_body_id body_id, sinew_transform target, float dt)
 	if (!check_point(w, fn, "target position", target.p) || !check_finite(w, fn, "target rotation", target.q.c) ||
 	    !check_finite(w, fn, "target rotation", target.q.s) || !check_finite(w, fn, "dt", dt))
 		return false;
+	if (!sinew_rot_is_valid(target.q)) { /* as sinew_body_set_rotation: {0, 0} has no angle */
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: expected a unit (cos, sin) target rotation", fn);
+		return false;
+	}
 	if (dt < SINEW_MIN_STEP) {
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: dt of %g is below the engine's limit of %g s", fn,
 		                  (double)dt, (double)SINEW_MIN_STEP);

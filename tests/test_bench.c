@@ -224,11 +224,85 @@ static void box2d_v3_peer_runs(void **state)
 	check_peer("box2d_v3", header, command);
 }
 
+/* Every argument is checked before the first run, and the commands refuse what they cannot do. */
+static void cli_checks_arguments_before_running(void **state)
+{
+	(void)state;
+	char command[PATH_MAX + 256];
+	int status = -1;
+	/* a JSON file that cannot be written, and a directory given as a scene: refused before any run
+	 * ("done" is what bench prints after a scene's runs) */
+	snprintf(command, sizeof command, "%s bench scenes/stack10.json --repeat 1 --json /nonexistent/x.json 2>&1",
+	         sinew_path);
+	char *out = run(command, &status);
+	assert_int_equal(status, 2);
+	assert_non_null(strstr(out, "/nonexistent/x.json: cannot be written"));
+	assert_null(strstr(out, "done"));
+	free(out);
+	snprintf(command, sizeof command, "%s bench scenes/stack10.json scenes --repeat 1 2>&1", sinew_path);
+	out = run(command, &status);
+	assert_int_equal(status, 2);
+	assert_non_null(strstr(out, "scenes: is a directory"));
+	assert_null(strstr(out, "done"));
+	free(out);
+	/* check refuses a directory, and what run would refuse (a step of 1e40 s) */
+	snprintf(command, sizeof command, "%s check scenes 2>&1", sinew_path);
+	out = run(command, &status);
+	assert_int_equal(status, 2);
+	assert_non_null(strstr(out, "is a directory"));
+	free(out);
+	char scene_path[] = "/tmp/sinew_test_hz_XXXXXX";
+	int fd = mkstemp(scene_path);
+	assert_true(fd >= 0);
+	const char *text = "{\"sinew_scene\": 1, \"world\": {\"hz\": 1e-40}}";
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	snprintf(command, sizeof command, "%s check %s 2>&1", sinew_path, scene_path);
+	out = run(command, &status);
+	assert_int_equal(status, 2);
+	assert_non_null(strstr(out, "world.hz"));
+	free(out);
+	unlink(scene_path);
+	/* render writes PNG only: another extension is refused, nothing is written */
+	snprintf(command, sizeof command, "%s render scenes/stack10.json --out /tmp/sinew_test_render.jpg 2>&1",
+	         sinew_path);
+	out = run(command, &status);
+	assert_int_equal(status, 2);
+	assert_int_not_equal(access("/tmp/sinew_test_render.jpg", F_OK), 0);
+	free(out);
+}
+
+/* `sinew COMMAND --help` lists every option the command accepts. */
+static void every_command_lists_every_option(void **state)
+{
+	(void)state;
+	static const char *const options[][8] = {
+	    {"run", "--steps", "--trace", "--every", "--hash", NULL},
+	    {"check", NULL},
+	    {"render", "--out", "--step", "--frames", "--size", "--contacts", "--aabbs", NULL},
+	    {"bench", "--steps", "--repeat", "--json", NULL},
+	    {"save", "--steps", NULL},
+	};
+	for (size_t c = 0; c < sizeof options / sizeof options[0]; ++c) {
+		char command[PATH_MAX + 64];
+		snprintf(command, sizeof command, "%s %s --help", sinew_path, options[c][0]);
+		int status = -1;
+		char *out = run(command, &status);
+		assert_int_equal(status, 0);
+		for (int k = 1; options[c][k] != NULL; ++k) {
+			if (strstr(out, options[c][k]) == NULL) fail_msg("sinew %s --help lacks %s", options[c][0], options[c][k]);
+		}
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bench_prints_table_and_json),
 		cmocka_unit_test(bench_refuses_bad_usage),
+		cmocka_unit_test(cli_checks_arguments_before_running),
+		cmocka_unit_test(every_command_lists_every_option),
 		cmocka_unit_test(box2d_peer_runs),
 		cmocka_unit_test(chipmunk_peer_runs),
 		cmocka_unit_test(box2d_v3_peer_runs),

@@ -339,6 +339,9 @@ static void kinematic_move_to_reaches_target(void **state)
 	step_n(world, 1);
 	xf = sinew_body_get_transform(k);
 	assert_float_near(sinew_relative_angle(xf.q, target.q), 0.0f, 1e-4);
+	/* the zero rotation {0, 0} has no angle: refused, as sinew_body_set_rotation refuses it */
+	target.q = (sinew_rot){0.0f, 0.0f};
+	assert_false(sinew_body_move_to(k, target, 1.0f / 60.0f));
 	sinew_destroy_world(world);
 }
 

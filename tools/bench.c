@@ -21,11 +21,14 @@
  * measured outside the timed calls. Without SCENES it runs scenes/bench/ (every .json there). */
 #include "sinew/scene.h"
 
+#include <errno.h>
 #include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int bench_command(int argc, char **argv);
 
@@ -321,6 +324,38 @@ static bool write_json(const char *path, const bench_row *rows, int n)
 	return fclose(f) == 0;
 }
 
+/* Whether FILE can be written (made, when missing, and removed again). */
+static bool writable(const char *file)
+{
+	struct stat st;
+	if (stat(file, &st) == 0) return !S_ISDIR(st.st_mode) && access(file, W_OK) == 0;
+	FILE *f = fopen(file, "w");
+	if (f == NULL) return false;
+	fclose(f);
+	remove(file);
+	return true;
+}
+
+/* Every scene loads and the JSON file can be written; says what is wrong otherwise. */
+static bool bench_arguments_ok(const char **files, int file_count, const char *json)
+{
+	bool ok = true;
+	for (int s = 0; s < file_count; ++s) {
+		char error[1024];
+		sinew_scene *scene = sinew_scene_load_file(files[s], error, sizeof error);
+		if (scene == NULL) {
+			fprintf(stderr, "sinew bench: %s\n", error);
+			ok = false;
+		}
+		sinew_scene_destroy(scene);
+	}
+	if (json != NULL && !writable(json)) {
+		fprintf(stderr, "sinew bench: %s: cannot be written: %s\n", json, strerror(errno));
+		ok = false;
+	}
+	return ok;
+}
+
 int bench_command(int argc, char **argv)
 {
 	int steps = -1, repeat = 3;
@@ -378,6 +413,12 @@ int bench_command(int argc, char **argv)
 		files = calloc(found.gl_pathc, sizeof *files);
 		if (files == NULL) return BENCH_FAILED;
 		for (size_t i = 0; i < found.gl_pathc; ++i) files[file_count++] = found.gl_pathv[i];
+	}
+	/* Every argument is checked before the first run: a bad path must not cost the runs before it. */
+	if (!bench_arguments_ok(files, file_count, json)) {
+		free(files);
+		if (globbed) globfree(&found);
+		return BENCH_USAGE;
 	}
 	bench_row *rows = calloc((size_t)file_count, sizeof *rows);
 	double *times = calloc((size_t)repeat, sizeof *times), *cpu_times = calloc((size_t)repeat, sizeof *cpu_times);

@@ -123,6 +123,10 @@ static int parse_options(int argc, char **argv, render_options *o)
 	}
 	if (o->scene == NULL) return usage("no scene file given", NULL);
 	if (o->out == NULL) return usage("no --out FILE.png given", NULL);
+	size_t n = strlen(o->out);
+	if (n < 5 || strcmp(o->out + n - 4, ".png") != 0) { /* it writes PNG only: never a PNG named .jpg */
+		return usage("--out must name a .png file (render writes PNG only)", o->out);
+	}
 	if (o->every > 0 && o->step >= 0) return usage("--step and --frames do not go together", NULL);
 	if (o->every > 0 && (o->last - o->first) / o->every + 1 > MAX_FRAMES) return usage("too many frames", NULL);
 	return RENDER_OK;

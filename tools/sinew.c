@@ -16,6 +16,7 @@ typedef struct command {
 	int (*run)(int argc, char **argv); /* argv[0] is the command name */
 	const char *usage;
 	const char *summary;
+	const char *options; /* every option, for `sinew COMMAND --help` */
 } command;
 
 /* Name the first body of the scene whose state is not finite, and the step. */
@@ -43,28 +44,55 @@ int save_command(int argc, char **argv); /* tools/save.c */
 
 static const command commands[] = {
 	{"run", run_command, "run SCENE [--steps N] [--trace FILE] [--every K] [--hash]",
-	 "step a scene file and print a summary (and its state hash)"},
-	{"check", check_command, "check SCENE", "validate a scene file without running it"},
-	{"render", render_command, "render SCENE --out FILE.png [--step N] [--frames A:B:K] [--size WxH]",
-	 "draw the world after N steps (or a contact sheet of steps) into a PNG"},
+	 "step a scene file and print a summary (and its state hash)",
+	 "  --steps N     take N steps (default: the scene's world.steps)\n"
+	 "  --trace FILE  write a JSON trace of the named bodies and the events\n"
+	 "  --every K     keep every K-th step in the trace (default 1; the last step always)\n"
+	 "  --hash        print a last line \"hash: <16 hex digits>\" of the final state\n"},
+	{"check", check_command, "check SCENE", "validate a scene file without running it",
+	 "  (no options) refuses everything `sinew run` would refuse when it loads the file\n"},
+	{"render", render_command,
+	 "render SCENE --out FILE.png [--step N] [--frames A:B:K] [--size WxH] [--contacts] [--aabbs]",
+	 "draw the world after N steps (or a contact sheet of steps) into a PNG",
+	 "  --out FILE.png  the picture to write (PNG only; another extension is refused)\n"
+	 "  --step N        draw the world after N steps (default: the scene's world.steps)\n"
+	 "  --frames A:B:K  a contact sheet of steps A, A+K, ... <= B\n"
+	 "  --size WxH      image size in pixels, each 16..8192 (default 640x360; 960x540 for a sheet)\n"
+	 "  --contacts      also draw contact points and normals\n"
+	 "  --aabbs         also draw the shapes' bounding boxes\n"},
 	{"bench", bench_command, "bench [SCENES...] [--steps N] [--repeat R] [--json FILE]",
-	 "time scene files (default scenes/bench/*.json); docs/benchmarks.md"},
+	 "time scene files (default scenes/bench/*.json); docs/benchmarks.md",
+	 "  --steps N     take N steps of each scene, N >= 2 (default: each scene's world.steps)\n"
+	 "  --repeat R    run each scene R times, R >= 1 (default 3)\n"
+	 "  --json FILE   also write the table as JSON to FILE\n"
+	 "  Every scene is loaded and FILE checked before the first run.\n"},
 	{"save", save_command, "save SCENE OUT.json [--steps N]",
-	 "step a scene N times (default 0) and write its world as a scene file"},
+	 "step a scene N times (default 0) and write its world as a scene file",
+	 "  --steps N     take N steps before saving (default 0)\n"},
 };
 #define COMMAND_COUNT ((int)(sizeof commands / sizeof commands[0]))
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: sinew COMMAND [options]\n       sinew --help | --version\n\ncommands:\n");
-	for (int i = 0; i < COMMAND_COUNT; ++i) fprintf(out, "  %-58s %s\n", commands[i].usage, commands[i].summary);
-	fprintf(out,
-	        "\noptions of run:\n"
-	        "  --steps N     take N steps (default: the scene's world.steps)\n"
-	        "  --trace FILE  write a JSON trace of the named bodies and the events\n"
-	        "  --every K     keep every K-th step in the trace (default 1; the last step always)\n"
-	        "  --hash        print a last line \"hash: <16 hex digits>\" of the final state\n"
-	        "\nexit status: 0 ran, 2 bad usage or bad scene, 1 anything else\n");
+	fprintf(out, "usage: sinew COMMAND [options]\n       sinew COMMAND --help\n       sinew --help | --version\n"
+	             "\ncommands:\n");
+	for (int i = 0; i < COMMAND_COUNT; ++i) fprintf(out, "  %s\n      %s\n", commands[i].usage, commands[i].summary);
+	fprintf(out, "\n`sinew COMMAND --help` lists every option of a command.\n"
+	             "exit status: 0 ran, 2 bad usage or bad scene, 1 anything else\n");
+}
+
+static void print_command_help(const command *c, FILE *out)
+{
+	fprintf(out, "usage: sinew %s\n\n%s\n\noptions:\n%s\nexit status: 0 ran, 2 bad usage or bad scene, 1 anything else\n",
+	        c->usage, c->summary, c->options);
+}
+
+static bool asks_for_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; ++i) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return true;
+	}
+	return false;
 }
 
 static int usage_error(const char *command_name, const char *message, const char *arg)
@@ -218,6 +246,10 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < COMMAND_COUNT; ++i) {
 		if (strcmp(argv[1], commands[i].name) == 0) {
+			if (asks_for_help(argc - 1, argv + 1)) {
+				print_command_help(&commands[i], stdout);
+				return EXIT_RAN;
+			}
 			int status = commands[i].run(argc - 1, argv + 1);
 			if (fflush(stdout) != 0 && status == EXIT_RAN) status = EXIT_FAILED;
 			return status;
