@@ -277,7 +277,7 @@ def spinner(out):
               {"name": "spinner", "position": [0, 12], "can_sleep": False,
                "shapes": [box(0.6, 20.2, radius=0.2, friction=0)]}]
     joints = [{"name": "drive", "type": "revolute", "body_b": "spinner", "anchor": [0, 12],
-               "motor": {"speed": num(math.degrees(5.0)), "max_torque": 1e30}}]
+               "motor": {"speed": num(math.degrees(5.0)), "max_torque": 1e15}}]
     count = 6076
     x, y = -23.0, 2.0
     for i in range(count):
@@ -298,7 +298,7 @@ def spinner(out):
     head = {"x": {"note": "BENCH_SCENES.md 'spinner': a static ring of radius 40 about (0, 32) built from 360 "
                   "boxes (half-thickness 0.25, friction 0.1) whose inner faces lie on the circle; a rounded box "
                   "(core 0.4 x 20, corner radius 0.2, friction 0) at (0, 12) on a revolute motor to the world at "
-                  "5 rad/s with unlimited torque (1e30); 6,076 bodies cycling capsule (+-0.25, 0) r 0.25 / "
+                  "5 rad/s with the largest torque the engine takes (1e15 N m, SINEW_MAX_FORCE); 6,076 bodies cycling capsule (+-0.25, 0) r 0.25 / "
                   "circle r 0.35 / box 0.35, friction 0.1, restitution 0.1, density 0.25, on a grid x = -23 .. "
                   "22.5 step 0.5, y from 2 step 0.5. Sleep off, 500 steps. " + GENERATED},
             "world": world(500, sleep=False)}
