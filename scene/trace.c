@@ -212,7 +212,7 @@ static const char *const state_words[] = {"animated", "ragdoll", "recovering"};
 static const char *const motion_words[] = {"disabled", "airborne", "grounded", "landing_impact"};
 static const char *const facing_words[] = {"right", "left", "forward"};
 
-/* A rig as SCENE_FORMAT.md's Traces show it: the parts as shown (the ragdoll's bodies while it is
+/* A rig as docs/scene-format.md's Traces show it: the parts as shown (the ragdoll's bodies while it is
  * limp), the ragdoll's joint figures (0 unless limp; the overshoot in degrees). */
 static void put_rig(text *t, const sinew_rig *rig, const sinew_ragdoll *ragdoll)
 {

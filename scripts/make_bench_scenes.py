@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the benchmark scenes in scenes/bench/ exactly as /work/shared/BENCH_SCENES.md
+"""Generate the benchmark scenes in scenes/bench/ exactly as docs/bench-scenes.md
 describes them: large_pyramid, many_pyramids, joint_grid, smash, tumbler, spinner (the standard
 set) and chain100, capsule_pile (ours). `rain` and `stickman_rain` are not generated: see
 docs/benchmarks.md ("Missing scenes").
@@ -65,7 +65,7 @@ def rain(out):
         x = -125 + 6.25 * (col + 0.5)
         script.append({"step": step, "op": "spawn", "template": "five_humans", "group": "col_%d" % col,
                        "at": [vec(x, 40 + 45 * row) for row in range(rows)]})
-    head = {"x": {"note": "BENCH_SCENES.md 'rain': 5 static floors (y = 0, 45, 90, 135, 180), each one body of 501 "
+    head = {"x": {"note": "docs/bench-scenes.md 'rain': 5 static floors (y = 0, 45, 90, 135, 180), each one body of 501 "
                   "boxes of half-extent 0.25 at x = -125..125 step 0.5. Every 8th step a group of 5 humans "
                   "(template five_humans: the human of the table, 0.5 m apart in x, sleeping below 0.1 m/s) "
                   "is spawned in each of the 5 rows (y = 40 + 45 row) at the next of 40 columns (x = -125 + "
@@ -162,7 +162,7 @@ def stickman_rain(out):
         x0 = -7400 + (190 if w % 2 else 0)
         script.append({"step": w * every, "op": "spawn", "template": "stickman", "group": "wave_%d" % w,
                        "at": [vec(x0 + 370 * i, -2600) for i in range(per_wave)]})
-    head = {"x": {"note": "BENCH_SCENES.md 'stickman_rain': the game's stickman ragdoll (seed 000 section 5: 10 bodies - "
+    head = {"x": {"note": "docs/bench-scenes.md 'stickman_rain': the game's stickman ragdoll (seed 000 section 5: 10 bodies - "
                   "capsules of radius 8 (torso 12) spanning each bone tip to tip, a head circle of radius 100 - with "
                   "the table's masses and damping, and 9 revolute joints at the child bones' origins with the seed's "
                   "limit bands held in the local frame: elbows and knees -5..150 degrees, shoulders and hips "
@@ -185,7 +185,7 @@ def large_pyramid(out):
     for i in range(base):
         for j in range(i, base):
             bodies.append({"position": vec((i + 1) * 0.5 + (j - i) - 50, i + 0.5), "shapes": [box(0.5, 0.5)]})
-    head = {"x": {"note": "BENCH_SCENES.md 'large_pyramid': a static ground box (half-extents 100 x 1 at (0, -1)) "
+    head = {"x": {"note": "docs/bench-scenes.md 'large_pyramid': a static ground box (half-extents 100 x 1 at (0, -1)) "
                   "and a pyramid of 5,050 touching boxes of half-extent 0.5 with a base of 100 (row i at "
                   "y = i + 0.5, box j at x = (i + 1) 0.5 + (j - i) - 50). Sleep off, 500 steps. " + GENERATED},
             "world": world(500, sleep=False)}
@@ -210,7 +210,7 @@ def many_pyramids(out):
                 for j in range(i, base):
                     bodies.append({"position": vec((i + 1) * 0.5 + (j - i) + cx - 0.5, i + 0.5 + 11 * r),
                                    "shapes": [box(0.5, 0.5)]})
-    head = {"x": {"note": "BENCH_SCENES.md 'many_pyramids': 20 x 20 pyramids of base 10 (55 boxes of half-extent "
+    head = {"x": {"note": "docs/bench-scenes.md 'many_pyramids': 20 x 20 pyramids of base 10 (55 boxes of half-extent "
                   "0.5 each, 22,000 boxes); pyramid (r, c) stands on a static floor whose top is at y = 11 r, box "
                   "(i, j) at x = (i + 1) 0.5 + (j - i) + cx - 0.5, y = i + 0.5 + 11 r, cx = -110 + 11 c + 1. The "
                   "20 floors are static bodies, boxes of half-extents 110 x 0.5. Sleep off, 200 steps. "
@@ -229,7 +229,7 @@ def smash(out):
         for j in range(80):
             bodies.append({"position": vec(30 + 0.4 * i, 0.4 * (j - 40)), "awake": False,
                            "shapes": [box(0.2, 0.2)]})
-    head = {"x": {"note": "BENCH_SCENES.md 'smash': gravity 0; a 4 x 4 half-extent box of density 8 ('ram') at "
+    head = {"x": {"note": "docs/bench-scenes.md 'smash': gravity 0; a 4 x 4 half-extent box of density 8 ('ram') at "
                   "(-20, 0) moving at (40, 0) into a wall of 120 x 80 touching boxes of half-extent 0.2 "
                   "(x = 30 + 0.4 i, y = 0.4 (j - 40)), created asleep. 300 steps. " + GENERATED},
             "world": world(300, gravity=(0, 0))}
@@ -249,7 +249,7 @@ def tumbler(out):
     for i in range(n):
         for j in range(n):
             bodies.append({"position": vec(-9 + 0.4 * i, 1 + 0.4 * j), "shapes": [box(0.125, 0.125)]})
-    head = {"x": {"note": "BENCH_SCENES.md 'tumbler': a dynamic square container ('container') of four boxes "
+    head = {"x": {"note": "docs/bench-scenes.md 'tumbler': a dynamic square container ('container') of four boxes "
                   "(half-extents 0.5 x 10 at (+-10, 0) and 10 x 0.5 at (0, +-10) in its frame, density 50) at "
                   "(0, 10), turned by a revolute motor to the world ('drive') at 25 deg/s, max torque 1e8; "
                   "45 x 45 boxes of half-extent 0.125 at spacing 0.4 from (-9, 1) inside. 750 steps. " + GENERATED},
@@ -295,7 +295,7 @@ def spinner(out):
         if x >= 23.0:
             x = -23.0
             y += 0.5
-    head = {"x": {"note": "BENCH_SCENES.md 'spinner': a static ring of radius 40 about (0, 32) built from 360 "
+    head = {"x": {"note": "docs/bench-scenes.md 'spinner': a static ring of radius 40 about (0, 32) built from 360 "
                   "boxes (half-thickness 0.25, friction 0.1) whose inner faces lie on the circle; a rounded box "
                   "(core 0.4 x 20, corner radius 0.2, friction 0) at (0, 12) on a revolute motor to the world at "
                   "5 rad/s with the largest torque the engine takes (1e15 N m, SINEW_MAX_FORCE); 6,076 bodies cycling capsule (+-0.25, 0) r 0.25 / "

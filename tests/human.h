@@ -1,4 +1,4 @@
-/* The benchmark human of ../shared/BENCH_SCENES.md ("rain"): 11 capsules on 10 revolute joints with
+/* The benchmark human of docs/bench-scenes.md ("rain"): 11 capsules on 10 revolute joints with
  * local-frame limits, joint friction (a motor at speed 0) and a soft spring, in metres. */
 #ifndef SINEW_TEST_HUMAN_H
 #define SINEW_TEST_HUMAN_H
