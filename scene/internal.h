@@ -93,7 +93,7 @@ typedef struct scene_op {
 
 typedef struct scene_template scene_template;
 
-/** One rig of "rigs": a stickman of the default skeleton. state and joints are for the ragdoll
+/** One rig of "rigs": a stickman (the default skeleton, or the file's "skeleton" over it). state and joints are for the ragdoll
  * layer (RAGDOLL at the start; the joint model: 0 local, 1 godot). */
 typedef struct scene_rig_desc {
 	char *name; /* owned; NULL when unnamed */
@@ -102,6 +102,8 @@ typedef struct scene_rig_desc {
 	sinew_rig_state state;
 	bool terrain;
 	int joints;
+	sinew_rig_skeleton skeleton; /* the default stickman's, with the file's "skeleton" entries over it */
+	bool has_skeleton;           /* the file gave "skeleton" (save writes it back) */
 } scene_rig_desc;
 
 /** Everything a scene file says, validated, in the API's units (radians). A template's bodies and

@@ -7,11 +7,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const rig_keys[] = {"name", "kind", "position", "facing", "state", "terrain", "joints", NULL};
+static const char *const rig_keys[] = {"name", "kind", "position", "facing", "state", "terrain", "joints", "skeleton", NULL};
+static const char *const bone_keys[] = {"offset", "angle", "length", "proxy_radius", NULL};
 static const char *const kind_names[] = {"stickman", NULL};
 const char *const scene_rig_facing_names[] = {"right", "left", "forward", NULL};
 const char *const scene_rig_state_names[] = {"animated", "ragdoll", NULL};
 const char *const scene_rig_joints_names[] = {"local", "godot", NULL};
+
+/* "skeleton": {"<part name>": {offset, angle, length, proxy_radius}, head_radius, head_center,
+ * limb_width}, each entry optional and laid over the default stickman's (angles in degrees). */
+static bool parse_skeleton(scene_parser *p, json_t *o, const char *path, sinew_rig_skeleton *sk)
+{
+	const char *keys[SINEW_PART_COUNT + 4];
+	for (int i = 0; i < SINEW_PART_COUNT; ++i) keys[i] = sinew_rig_part_name((sinew_rig_part)i);
+	keys[SINEW_PART_COUNT] = "head_radius";
+	keys[SINEW_PART_COUNT + 1] = "head_center";
+	keys[SINEW_PART_COUNT + 2] = "limb_width";
+	keys[SINEW_PART_COUNT + 3] = NULL;
+	if (!scene_expect_object(p, o, path) || !scene_check_keys(p, o, path, keys) ||
+	    !scene_get_number(p, o, path, "head_radius", SCENE_POSITIVE, &sk->head_radius) ||
+	    !scene_get_number(p, o, path, "head_center", SCENE_ANY, &sk->head_center) ||
+	    !scene_get_number(p, o, path, "limb_width", SCENE_NON_NEGATIVE, &sk->limb_width)) {
+		return false;
+	}
+	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
+		json_t *b = json_object_get(o, keys[i]);
+		if (b == NULL) continue;
+		char bpath[SCENE_PATH_SIZE];
+		scene_path_key(bpath, path, keys[i]);
+		sinew_rig_bone_def *bone = &sk->bones[i];
+		if (!scene_expect_object(p, b, bpath) || !scene_check_keys(p, b, bpath, bone_keys) ||
+		    !scene_get_vec2(p, b, bpath, "offset", &bone->offset) ||
+		    !scene_get_degrees(p, b, bpath, "angle", &bone->rest_angle) ||
+		    !scene_get_number(p, b, bpath, "length", SCENE_POSITIVE, &bone->length) ||
+		    !scene_get_number(p, b, bpath, "proxy_radius", SCENE_POSITIVE, &bone->proxy_radius)) {
+			return false;
+		}
+	}
+	return true;
+}
 
 static bool parse_rig(scene_parser *p, json_t *o, const char *path, scene_rig_desc *r)
 {
@@ -25,6 +59,14 @@ static bool parse_rig(scene_parser *p, json_t *o, const char *path, scene_rig_de
 	    !scene_get_bool(p, o, path, "terrain", &r->terrain) ||
 	    !scene_get_choice(p, o, path, "joints", scene_rig_joints_names, &joints)) {
 		return false;
+	}
+	r->skeleton = sinew_default_rig_skeleton();
+	json_t *sk = json_object_get(o, "skeleton");
+	if (sk != NULL) {
+		char skpath[SCENE_PATH_SIZE];
+		scene_path_key(skpath, path, "skeleton");
+		if (!parse_skeleton(p, sk, skpath, &r->skeleton)) return false;
+		r->has_skeleton = true;
 	}
 	r->facing = (sinew_rig_facing)facing;
 	r->state = state == 1 ? SINEW_RIG_RAGDOLL : SINEW_RIG_ANIMATED;
@@ -76,6 +118,7 @@ void scene_rigs_free(scene_desc *desc)
 sinew_rig *scene_build_rig(sinew_world_id world, const scene_rig_desc *r)
 {
 	sinew_rig_def def = sinew_default_rig_def();
+	def.skeleton = r->skeleton;
 	def.position = r->position;
 	def.facing = r->facing;
 	def.name = r->name;

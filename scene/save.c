@@ -511,6 +511,30 @@ static bool name_bodies(saver *s)
 
 /* ---------------------------------------------------------------- rigs */
 
+/* A rig's skeleton table, every bone written out (angles in degrees). */
+static json_t *save_skeleton(saver *s, const sinew_rig_skeleton *sk)
+{
+	json_t *o = json_object();
+	if (o == NULL) return NULL;
+	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
+		const sinew_rig_bone_def *b = &sk->bones[i];
+		json_t *bone = json_object();
+		if (bone == NULL) {
+			json_decref(o);
+			return NULL;
+		}
+		set(s, bone, "offset", vec2(b->offset));
+		set(s, bone, "angle", degrees(b->rest_angle));
+		set(s, bone, "length", real(b->length));
+		set(s, bone, "proxy_radius", real(b->proxy_radius));
+		set(s, o, sinew_rig_part_name((sinew_rig_part)i), bone);
+	}
+	set(s, o, "head_radius", real(sk->head_radius));
+	set(s, o, "head_center", real(sk->head_center));
+	set(s, o, "limb_width", real(sk->limb_width));
+	return o;
+}
+
 /* A rig as its description: kind, root position, facing, state, terrain following and the joint
  * model. The pose is not part of the format: a loaded rig starts from its rest pose there. */
 static json_t *save_rig(saver *s, int index)
@@ -526,6 +550,7 @@ static json_t *save_rig(saver *s, int index)
 	if (sinew_rig_get_state(rig) == SINEW_RIG_RAGDOLL) set(s, o, "state", json_string("ragdoll"));
 	if (sinew_rig_get_motion(rig) != SINEW_MOTION_DISABLED) set(s, o, "terrain", json_true());
 	if (d->joints != 0) set(s, o, "joints", json_string(scene_rig_joints_names[d->joints]));
+	if (d->has_skeleton) set(s, o, "skeleton", save_skeleton(s, sinew_rig_get_skeleton(rig)));
 	return o;
 }
 

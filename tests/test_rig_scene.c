@@ -162,6 +162,45 @@ static void saving_writes_rigs_back(void **state)
 	sinew_scene_destroy(scene);
 }
 
+/* "skeleton": a leggier stickman from the file reaches the ground where its own table says, saves
+ * its table back, and a bad entry is refused at its key. */
+static void skeletons_come_from_files(void **state)
+{
+	(void)state;
+	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"skeleton\": {\"left_upper_leg\": {\"length\": -5}}}]}",
+	             "bad.json:1:62: rigs[0].skeleton.left_upper_leg.length: expected a positive number");
+	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"skeleton\": {\"tail\": {}}}]}",
+	             "bad.json:1:43: rigs[0].skeleton.tail: unknown key");
+	const char *text = "{\"sinew_scene\": 1, " PIXEL_WORLD ", \"rigs\": [{\"name\": \"tall\", \"position\": [0, -485],"
+	                   " \"skeleton\": {\"left_upper_leg\": {\"length\": 250}, \"left_lower_leg\": {\"offset\": [250, 0], \"length\": 250},"
+	                   " \"head_radius\": 80}}]}";
+	sinew_scene *scene = must_load(text);
+	sinew_rig *rig = sinew_scene_find_rig(scene, "tall");
+	assert_true(sinew_scene_step(scene));
+	const sinew_rig_skeleton *sk = sinew_rig_get_skeleton(rig);
+	assert_float_equal(sk->bones[SINEW_PART_LEFT_UPPER_LEG].length, 250.0, 0.0);
+	assert_float_equal(sk->head_radius, 80.0, 0.0);
+	assert_float_equal(sk->bones[SINEW_PART_RIGHT_UPPER_LEG].length, 200.0, 0.0); /* the default where not given */
+	/* the left knee hangs 250 below the hips, the right one the default 200 */
+	sinew_vec2 hips = sinew_rig_get_part(rig, SINEW_PART_LEFT_UPPER_LEG).origin;
+	assert_float_equal(sinew_rig_get_part(rig, SINEW_PART_LEFT_LOWER_LEG).origin.y - hips.y, 250.0, 0.5);
+	assert_float_equal(sinew_rig_get_part(rig, SINEW_PART_RIGHT_LOWER_LEG).origin.y - hips.y, 200.0, 0.5);
+	char error[512];
+	char *saved = sinew_scene_save_string(scene, error, sizeof error);
+	assert_non_null(saved);
+	sinew_scene *again = must_load(saved);
+	free(saved);
+	const sinew_rig_skeleton *sk2 = sinew_rig_get_skeleton(sinew_scene_find_rig(again, "tall"));
+	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
+		assert_float_equal(sk2->bones[i].length, sk->bones[i].length, 0.0);
+		assert_float_equal(sk2->bones[i].offset.x, sk->bones[i].offset.x, 0.0);
+		assert_float_equal(sk2->bones[i].rest_angle, sk->bones[i].rest_angle, 1e-6);
+	}
+	assert_float_equal(sk2->head_radius, 80.0, 0.0);
+	sinew_scene_destroy(again);
+	sinew_scene_destroy(scene);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +208,7 @@ int main(void)
 		cmocka_unit_test(rigs_are_made_and_updated),
 		cmocka_unit_test(traces_show_rigs),
 		cmocka_unit_test(saving_writes_rigs_back),
+		cmocka_unit_test(skeletons_come_from_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
