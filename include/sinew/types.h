@@ -83,7 +83,7 @@ typedef struct sinew_shape_def {
 	void *user_data;            /**< yours */
 	float density;              /**< kg / m^2 (kg per square length unit); default 1 */
 	float friction;             /**< Coulomb coefficient; default 0.6 */
-	float restitution;          /**< 0 (no bounce) to 1; default 0 */
+	float restitution;          /**< 0 (no bounce) to 1 (no loss) is the physical range; any finite value within SINEW_MAX_COEFFICIENT is accepted and used as given (above 1 adds energy each bounce); default 0 */
 	uint32_t layer;             /**< the layers this shape is on; default 1 */
 	uint32_t mask;              /**< the layers this shape sees; default 1. Two shapes collide when
 	                                 (a.layer & b.mask) || (b.layer & a.mask), as in Godot */
