@@ -113,7 +113,7 @@ static void draw_bodies(const sinew_world *w, const sinew_debug_draw *d)
 	int n = (int)stbds_arrlen(w->bodies);
 	for (int bi = 0; bi < n; ++bi) {
 		const sinew_body *b = &w->bodies[bi];
-		if (!b->in_use) continue;
+		if (!b->in_use || (d->skip_disabled && !b->enabled)) continue;
 		sinew_color color = sinew_debug_body_color((sinew_body_type)b->type, b->awake, b->enabled);
 		for (int32_t si = b->shape_list; si != SINEW_NULL_INDEX; si = w->shapes[si].next) {
 			const sinew_shape *s = &w->shapes[si];

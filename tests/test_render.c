@@ -200,6 +200,26 @@ static void contacts_are_drawn(void **state)
 	sinew_destroy_world(world);
 }
 
+/* skip_disabled leaves a disabled body out (the tools use it so a ragdolled rig's proxies do not
+ * ghost its figure); by default it is drawn, light grey. */
+static void disabled_bodies_can_be_left_out(void **state)
+{
+	(void)state;
+	sinew_world_id world = make_world(NULL);
+	make_ground(world, 0.0f, 0.6f);
+	sinew_body_id box = make_box(world, 0.0f, 3.0f, 0.5f, 0.5f, 1.0f, 0.6f);
+	assert_true(sinew_body_disable(box));
+	counts c;
+	sinew_debug_draw d = counting_draw(&c);
+	sinew_world_draw(world, &d);
+	assert_int_equal(c.solid_polygon, 2);
+	d = counting_draw(&c);
+	d.skip_disabled = true;
+	sinew_world_draw(world, &d);
+	assert_int_equal(c.solid_polygon, 1); /* the ground only */
+	sinew_destroy_world(world);
+}
+
 /* ---------------------------------------------------------------- pixels */
 
 /* 0xRRGGBB of color at alpha a over white, as the rasteriser blends it. */
@@ -326,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(callbacks_are_counted),
 		cmocka_unit_test(contacts_are_drawn),
+		cmocka_unit_test(disabled_bodies_can_be_left_out),
 		cmocka_unit_test(shapes_have_their_colours),
 		cmocka_unit_test(joints_show_gaps_and_limits),
 		cmocka_unit_test(pixel_worlds_are_not_flipped),

@@ -337,6 +337,7 @@ sinew_debug_draw raster_debug_draw(raster *r)
 	d.draw_point = cb_point;
 	d.draw_transform = cb_transform;
 	d.draw_string = cb_string;
+	d.skip_disabled = true; /* out of the simulation: a ragdolled rig's proxies would ghost its figure */
 	d.context = r;
 	return d;
 }

@@ -71,6 +71,7 @@ typedef struct sinew_debug_draw {
 	bool draw_contacts;        /**< touching contact points; default false */
 	bool draw_contact_normals; /**< contact normals (with draw_contacts); default false */
 	bool draw_aabbs;           /**< shapes' tight bounding boxes; default false */
+	bool skip_disabled;        /**< leave disabled bodies out (a ragdolled rig's proxies); default false: drawn light grey */
 	bool draw_transforms;      /**< each body's centre-of-mass frame; default false */
 	bool use_drawing_bounds;   /**< only draw what overlaps drawing_bounds; default false */
 	sinew_aabb drawing_bounds; /**< world box, used when use_drawing_bounds */

@@ -187,6 +187,7 @@ sinew_debug_draw view_debug_draw(viewer *v)
 	d.draw_point = cb_point;
 	d.draw_transform = cb_transform;
 	d.draw_string = cb_string;
+	d.skip_disabled = true; /* out of the simulation: a ragdolled rig's proxies would ghost its figure */
 	d.draw_contacts = v->show_contacts;
 	d.draw_contact_normals = v->show_contacts && v->show_normals;
 	d.draw_aabbs = v->show_aabbs;
