@@ -71,3 +71,24 @@ void step_n(sinew_world_id world, int n)
 {
 	for (int i = 0; i < n; ++i) sinew_world_step(world, 1.0f / 60.0f, 4);
 }
+
+void expect_scene_error(const char *text, const char *expected)
+{
+	char error[512] = "";
+	sinew_scene *scene = sinew_scene_load_string(text, "bad.json", error, sizeof error);
+	if (scene != NULL || strcmp(error, expected) != 0) {
+		print_error("text:\n%s\nexpected: %s\ngot:      %s\n", text, expected, scene != NULL ? "(loaded)" : error);
+	}
+	sinew_scene_destroy(scene);
+	assert_null(scene);
+	assert_string_equal(error, expected);
+}
+
+sinew_scene *must_load_scene(const char *text)
+{
+	char error[512] = "";
+	sinew_scene *scene = sinew_scene_load_string(text, "good.json", error, sizeof error);
+	if (scene == NULL) print_error("%s\n", error);
+	assert_non_null(scene);
+	return scene;
+}

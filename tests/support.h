@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "sinew/sinew.h"
+#include "sinew/scene.h"
 
 /* Records every error reported through the callback. */
 typedef struct error_recorder {
@@ -28,6 +29,11 @@ sinew_body_id make_box(sinew_world_id world, float x, float y, float hx, float h
 sinew_body_id make_ball(sinew_world_id world, float x, float y, float radius, float restitution);
 /* Step n times at 60 Hz with 4 substeps. */
 void step_n(sinew_world_id world, int n);
+
+/* Load scene text named "bad.json" and expect exactly this error message. */
+void expect_scene_error(const char *text, const char *expected);
+/* Load scene text named "good.json"; fails the test (printing the error) when it does not load. */
+sinew_scene *must_load_scene(const char *text);
 
 #define assert_float_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (double)(tol))
 

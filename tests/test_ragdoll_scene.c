@@ -141,24 +141,15 @@ static void test_rig_keys_and_ops(void **state)
 	sinew_scene_destroy(scene);
 }
 
-static void expect_error(const char *text, const char *expected)
-{
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_string(text, "bad.json", error, sizeof error);
-	if (scene != NULL || strcmp(error, expected) != 0) print_error("expected: %s\ngot:      %s\n", expected, error);
-	assert_null(scene);
-	assert_string_equal(error, expected);
-}
-
 static void test_op_errors(void **state)
 {
 	(void)state;
-	expect_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 1, \"op\": \"ragdoll\", \"rig\": \"s\", \"enabled\": true}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 1, \"op\": \"ragdoll\", \"rig\": \"s\", \"enabled\": true}]}",
 	             "bad.json:1:60: script[0].rig: no rig named \"s\"");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"s\", \"kind\": \"stickman\"}],"
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"s\", \"kind\": \"stickman\"}],"
 	             " \"script\": [{\"step\": 1, \"op\": \"ragdoll\", \"rig\": \"s\"}]}",
 	             "bad.json:1:76: script[0].enabled: required key is missing");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"s\", \"kind\": \"stickman\"}],"
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"s\", \"kind\": \"stickman\"}],"
 	             " \"script\": [{\"step\": 1, \"op\": \"toggle_ragdoll\", \"rig\": \"s\", \"enabled\": true}]}",
 	             "bad.json:1:124: script[0].enabled: unknown key");
 }

@@ -13,49 +13,31 @@
 
 #define PIXEL_WORLD "\"world\": {\"gravity\": [0, 980], \"length_units_per_meter\": 100}"
 
-static void expect_error(const char *text, const char *expected)
-{
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_string(text, "bad.json", error, sizeof error);
-	if (scene != NULL || strcmp(error, expected) != 0) print_error("expected: %s\ngot:      %s\n", expected, error);
-	assert_null(scene);
-	assert_string_equal(error, expected);
-}
-
-static sinew_scene *must_load(const char *text)
-{
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_string(text, "good.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
-	return scene;
-}
-
 static void rig_keys_are_checked(void **state)
 {
 	(void)state;
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"kind\": \"robot\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"kind\": \"robot\"}]}",
 	             "bad.json:1:30: rigs[0].kind: expected \"stickman\"");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"a\", \"facing\": \"up\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"a\", \"facing\": \"up\"}]}",
 	             "bad.json:1:43: rigs[0].facing: expected \"right\", \"left\" or \"forward\"");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"a\", \"colour\": 3}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"a\", \"colour\": 3}]}",
 	             "bad.json:1:43: rigs[0].colour: unknown key");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
 	             "bad.json:1:45: rigs[1].name: duplicate rig name \"a\" (also rigs[0])");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"position\": [0]}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"position\": [0]}]}",
 	             "bad.json:1:30: rigs[0].position: expected an array of 2 numbers [x, y]");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"state\": \"asleep\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"state\": \"asleep\"}]}",
 	             "bad.json:1:30: rigs[0].state: expected \"animated\" or \"ragdoll\"");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"joints\": \"glue\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"joints\": \"glue\"}]}",
 	             "bad.json:1:30: rigs[0].joints: expected \"local\" or \"godot\"");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"terrain\": 1}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"terrain\": 1}]}",
 	             "bad.json:1:30: rigs[0].terrain: expected true or false");
 }
 
 static void rigs_are_made_and_updated(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load("{\"sinew_scene\": 1, " PIXEL_WORLD ", \"rigs\": ["
+	sinew_scene *scene = must_load_scene("{\"sinew_scene\": 1, " PIXEL_WORLD ", \"rigs\": ["
 	                               "{\"name\": \"stick\", \"kind\": \"stickman\", \"position\": [0, -385], \"facing\": \"left\"},"
 	                               "{\"position\": [900, -385], \"facing\": \"forward\", \"state\": \"animated\", \"terrain\": false, \"joints\": \"godot\"}]}");
 	assert_int_equal(sinew_scene_get_rig_count(scene), 2);
@@ -133,7 +115,7 @@ static void traces_show_rigs(void **state)
 static void saving_writes_rigs_back(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load("{\"sinew_scene\": 1, " PIXEL_WORLD ", \"bodies\": [{\"name\": \"ball\", \"position\": [0, -2000],"
+	sinew_scene *scene = must_load_scene("{\"sinew_scene\": 1, " PIXEL_WORLD ", \"bodies\": [{\"name\": \"ball\", \"position\": [0, -2000],"
 	                               " \"shapes\": [{\"type\": \"circle\", \"radius\": 10}]}], \"rigs\": ["
 	                               "{\"name\": \"stick\", \"position\": [0, -385], \"facing\": \"forward\", \"joints\": \"godot\"}]}");
 	sinew_rig_set_root(sinew_scene_find_rig(scene, "stick"), sinew_make_transform(sinew_v2(40.0f, -385.0f), 0.0f));
@@ -153,7 +135,7 @@ static void saving_writes_rigs_back(void **state)
 	assert_float_equal(json_number_value(json_array_get(key(rig, "position"), 0)), 40.0, 0.0);
 	json_decref(root);
 	/* and the saved file loads into a scene with the same rig */
-	sinew_scene *again = must_load(text);
+	sinew_scene *again = must_load_scene(text);
 	free(text);
 	assert_int_equal(sinew_scene_get_rig_count(again), 1);
 	assert_float_equal(sinew_rig_get_root(sinew_scene_find_rig(again, "stick")).p.x, 40.0, 0.0);
@@ -167,14 +149,14 @@ static void saving_writes_rigs_back(void **state)
 static void skeletons_come_from_files(void **state)
 {
 	(void)state;
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"skeleton\": {\"left_upper_leg\": {\"length\": -5}}}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"skeleton\": {\"left_upper_leg\": {\"length\": -5}}}]}",
 	             "bad.json:1:62: rigs[0].skeleton.left_upper_leg.length: expected a positive number");
-	expect_error("{\"sinew_scene\": 1, \"rigs\": [{\"skeleton\": {\"tail\": {}}}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"rigs\": [{\"skeleton\": {\"tail\": {}}}]}",
 	             "bad.json:1:43: rigs[0].skeleton.tail: unknown key");
 	const char *text = "{\"sinew_scene\": 1, " PIXEL_WORLD ", \"rigs\": [{\"name\": \"tall\", \"position\": [0, -485],"
 	                   " \"skeleton\": {\"left_upper_leg\": {\"length\": 250}, \"left_lower_leg\": {\"offset\": [250, 0], \"length\": 250},"
 	                   " \"head_radius\": 80}}]}";
-	sinew_scene *scene = must_load(text);
+	sinew_scene *scene = must_load_scene(text);
 	sinew_rig *rig = sinew_scene_find_rig(scene, "tall");
 	assert_true(sinew_scene_step(scene));
 	const sinew_rig_skeleton *sk = sinew_rig_get_skeleton(rig);
@@ -188,7 +170,7 @@ static void skeletons_come_from_files(void **state)
 	char error[512];
 	char *saved = sinew_scene_save_string(scene, error, sizeof error);
 	assert_non_null(saved);
-	sinew_scene *again = must_load(saved);
+	sinew_scene *again = must_load_scene(saved);
 	free(saved);
 	const sinew_rig_skeleton *sk2 = sinew_rig_get_skeleton(sinew_scene_find_rig(again, "tall"));
 	for (int i = 0; i < SINEW_PART_COUNT; ++i) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sinew/scene.h"
+#include "support.h"
 
 #define PI_D 3.14159265358979323846
 
@@ -59,27 +60,6 @@ static void json_count_free(void *pointer)
 static sinew_scene *load(const char *text, char *error, size_t size)
 {
 	return sinew_scene_load_string(text, "bad.json", error, size);
-}
-
-/* Loads text, expects failure with exactly this message. */
-static void expect_error(const char *text, const char *expected)
-{
-	char error[512] = "";
-	sinew_scene *scene = load(text, error, sizeof error);
-	if (scene != NULL || strcmp(error, expected) != 0) {
-		print_error("text:\n%s\nexpected: %s\ngot:      %s\n", text, expected, scene != NULL ? "(loaded)" : error);
-	}
-	assert_null(scene);
-	assert_string_equal(error, expected);
-}
-
-static sinew_scene *must_load(const char *text)
-{
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_string(text, "good.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
-	return scene;
 }
 
 /* ---- every reference scene ---- */
@@ -130,25 +110,25 @@ static void test_pyramid20_shape(void **state)
 static void test_syntax_error(void **state)
 {
 	(void)state;
-	expect_error("{\n  \"sinew_scene\": 1,\n  \"bodies\": [,]\n}", "bad.json:3:14: invalid JSON: unexpected token near ','");
-	expect_error("{\"sinew_scene\": 1, \"sinew_scene\": 1}",
+	expect_scene_error("{\n  \"sinew_scene\": 1,\n  \"bodies\": [,]\n}", "bad.json:3:14: invalid JSON: unexpected token near ','");
+	expect_scene_error("{\"sinew_scene\": 1, \"sinew_scene\": 1}",
 	             "bad.json:1:32: invalid JSON: duplicate object key near '\"sinew_scene\"'");
-	expect_error("", "bad.json:1:1: invalid JSON: '[' or '{' expected near end of file");
+	expect_scene_error("", "bad.json:1:1: invalid JSON: '[' or '{' expected near end of file");
 }
 
 static void test_missing_version(void **state)
 {
 	(void)state;
-	expect_error("{\n  \"bodies\": []\n}", "bad.json:1:1: sinew_scene: required key is missing (the format version, 1)");
-	expect_error("{\"sinew_scene\": 2}", "bad.json:1:2: sinew_scene: format version 2 is not supported (this build reads 1)");
-	expect_error("[1]", "bad.json:1:1: expected a JSON object at the top level");
+	expect_scene_error("{\n  \"bodies\": []\n}", "bad.json:1:1: sinew_scene: required key is missing (the format version, 1)");
+	expect_scene_error("{\"sinew_scene\": 2}", "bad.json:1:2: sinew_scene: format version 2 is not supported (this build reads 1)");
+	expect_scene_error("[1]", "bad.json:1:1: expected a JSON object at the top level");
 }
 
 static void test_unknown_key_names_its_path(void **state)
 {
 	(void)state;
-	expect_error("{\"sinew_scene\": 1, \"wrold\": {}}", "bad.json:1:20: wrold: unknown key (did you mean \"world\"?)");
-	expect_error("{\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"wrold\": {}}", "bad.json:1:20: wrold: unknown key (did you mean \"world\"?)");
+	expect_scene_error("{\n"
 	             "  \"sinew_scene\": 1,\n"
 	             "  \"bodies\": [\n"
 	             "    {\"name\": \"a\"},\n"
@@ -159,52 +139,52 @@ static void test_unknown_key_names_its_path(void **state)
 	             "  ]\n"
 	             "}",
 	             "bad.json:7:26: bodies[1].shapes[1].radus: unknown key (did you mean \"radius\"?)");
-	expect_error("{\"sinew_scene\": 1, \"world\": {\"flux\": 3}}", "bad.json:1:30: world.flux: unknown key");
+	expect_scene_error("{\"sinew_scene\": 1, \"world\": {\"flux\": 3}}", "bad.json:1:30: world.flux: unknown key");
 }
 
 static void test_wrong_type(void **state)
 {
 	(void)state;
-	expect_error("{\"sinew_scene\": 1,\n \"bodies\": [{\"position\": \"up\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1,\n \"bodies\": [{\"position\": \"up\"}]}",
 	             "bad.json:2:14: bodies[0].position: expected an array of 2 numbers [x, y]");
-	expect_error("{\"sinew_scene\": 1, \"world\": {\"hz\": \"fast\"}}", "bad.json:1:30: world.hz: expected a positive number");
-	expect_error("{\"sinew_scene\": 1, \"world\": {\"substeps\": 2.5}}", "bad.json:1:30: world.substeps: expected an integer");
-	expect_error("{\"sinew_scene\": 1, \"world\": {\"sleep\": 1}}", "bad.json:1:30: world.sleep: expected true or false");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": {}}", "bad.json:1:20: bodies: expected an array");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"type\": \"wobbly\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"world\": {\"hz\": \"fast\"}}", "bad.json:1:30: world.hz: expected a positive number");
+	expect_scene_error("{\"sinew_scene\": 1, \"world\": {\"substeps\": 2.5}}", "bad.json:1:30: world.substeps: expected an integer");
+	expect_scene_error("{\"sinew_scene\": 1, \"world\": {\"sleep\": 1}}", "bad.json:1:30: world.sleep: expected true or false");
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": {}}", "bad.json:1:20: bodies: expected an array");
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"type\": \"wobbly\"}]}",
 	             "bad.json:1:32: bodies[0].type: expected \"static\", \"kinematic\" or \"dynamic\"");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"layer\": -1}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"layer\": -1}]}",
 	             "bad.json:1:32: bodies[0].layer: expected an unsigned 32-bit integer (0 to 4294967295)");
 }
 
 static void test_bad_values(void **state)
 {
 	(void)state;
-	expect_error("{\n"
+	expect_scene_error("{\n"
 	             "  \"sinew_scene\": 1,\n"
 	             "  \"bodies\": [\n"
 	             "    {\"shapes\": [{\"type\": \"circle\", \"radius\": -0.5}]}\n"
 	             "  ]\n"
 	             "}",
 	             "bad.json:4:36: bodies[0].shapes[0].radius: expected a positive number");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"circle\"}]}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"circle\"}]}]}",
 	             "bad.json:1:43: bodies[0].shapes[0].radius: required key is missing");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"box\", \"half_extents\": [1, 0]}]}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"box\", \"half_extents\": [1, 0]}]}]}",
 	             "bad.json:1:59: bodies[0].shapes[0].half_extents: expected two positive numbers [hx, hy]");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"capsule\", \"radius\": 1, \"height\": 1}]}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"capsule\", \"radius\": 1, \"height\": 1}]}]}",
 	             "bad.json:1:76: bodies[0].shapes[0].height: expected at least 2 * radius (height is tip to tip)");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"capsule\", \"radius\": 1, \"height\": 3, "
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"capsule\", \"radius\": 1, \"height\": 3, "
 	             "\"center1\": [0, 0]}]}]}",
 	             "bad.json:1:89: bodies[0].shapes[0].center1: give either center1, center2 or height (with center, "
 	             "angle), not both");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"type\": \"static\", \"mass\": 3}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"type\": \"static\", \"mass\": 3}]}",
 	             "bad.json:1:50: bodies[0].mass: only a dynamic body has a mass to override");
 }
 
 static void test_duplicate_name(void **state)
 {
 	(void)state;
-	expect_error("{\n"
+	expect_scene_error("{\n"
 	             "  \"sinew_scene\": 1,\n"
 	             "  \"bodies\": [\n"
 	             "    {\"name\": \"box\"},\n"
@@ -218,22 +198,22 @@ static void test_duplicate_name(void **state)
 static void test_script_names_existing_bodies(void **state)
 {
 	(void)state;
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
 	             " \"script\": [{\"step\": 3, \"op\": \"impulse\", \"body\": \"bx\", \"impulse\": [1, 0]}]}",
 	             "bad.json:2:42: script[0].body: no body named \"bx\"");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
 	             " \"script\": [{\"step\": 9, \"op\": \"disable_body\", \"body\": \"box\"},\n"
 	             "            {\"step\": 2, \"op\": \"destroy_body\", \"body\": \"box\"}]}",
 	             "bad.json:2:47: script[0].body: body \"box\" is destroyed before this op runs (by script[1] at step 2)");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
 	             " \"script\": [{\"step\": 1, \"op\": \"jump\", \"body\": \"box\"}]}",
 	             "bad.json:2:25: script[0].op: expected \"impulse\", \"velocity\", \"enable_body\", \"disable_body\", "
 	             "\"set_type\", \"destroy_body\", \"destroy_joint\", \"rebuild_joint\", \"ragdoll\", \"toggle_ragdoll\", "
 	             "\"snap_to_standing\", \"walk\", \"spawn\" or \"destroy_group\"");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
 	             " \"script\": [{\"step\": -1, \"op\": \"enable_body\", \"body\": \"box\"}]}",
 	             "bad.json:2:14: script[0].step: expected an integer from 0 to 1000000000");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
 	             " \"script\": [{\"step\": 1, \"op\": \"velocity\", \"body\": \"box\"}]}",
 	             "bad.json:2:13: script[0]: give linear_velocity, angular_velocity or both");
 }
@@ -242,10 +222,10 @@ static void test_rig_ops_not_supported_yet(void **state)
 {
 	(void)state;
 	/* walk is supported (terrain motion); it must name a rig of the file */
-	expect_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 1, \"op\": \"walk\", \"rig\": \"s\", \"speed\": 1}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 1, \"op\": \"walk\", \"rig\": \"s\", \"speed\": 1}]}",
 	             "bad.json:1:57: script[0].rig: no rig named \"s\"");
 	/* Empty lists are fine. */
-	sinew_scene *scene = must_load("{\"sinew_scene\": 1, \"joints\": [], \"rigs\": []}");
+	sinew_scene *scene = must_load_scene("{\"sinew_scene\": 1, \"joints\": [], \"rigs\": []}");
 	sinew_scene_destroy(scene);
 }
 
@@ -253,7 +233,7 @@ static void test_positions_count_characters(void **state)
 {
 	(void)state;
 	/* "é" is two bytes and one column, as jansson counts. */
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"é\", \"angel\": 3}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"é\", \"angel\": 3}]}",
 	             "bad.json:1:45: bodies[0].angel: unknown key (did you mean \"angle\"?)");
 }
 
@@ -270,7 +250,7 @@ static void test_missing_file(void **state)
 static void test_x_is_accepted_everywhere(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load("{\"sinew_scene\": 1, \"x\": {\"anything\": [1, {\"goes\": true}]},\n"
+	sinew_scene *scene = must_load_scene("{\"sinew_scene\": 1, \"x\": {\"anything\": [1, {\"goes\": true}]},\n"
 	                               " \"world\": {\"x\": 1},\n"
 	                               " \"bodies\": [{\"name\": \"b\", \"x\": \"mine\", \"shapes\": [{\"type\": \"circle\", "
 	                               "\"radius\": 1, \"x\": null}]}],\n"
@@ -303,7 +283,7 @@ static void test_failed_load_leaves_nothing(void **state)
 	assert_int_equal(s_sinew_live, 0);
 	assert_int_equal(s_json_live, 0);
 	/* A good load allocates, and its destruction gives everything back. */
-	sinew_scene *scene = must_load("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"circle\", \"radius\": 1}]}]}");
+	sinew_scene *scene = must_load_scene("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"circle\", \"radius\": 1}]}]}");
 	assert_true(s_sinew_live > 0);
 	sinew_world_id world = sinew_scene_get_world(scene);
 	sinew_scene_destroy(scene);
@@ -318,7 +298,7 @@ static void test_failed_load_leaves_nothing(void **state)
 static void test_degrees_become_radians(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(
+	sinew_scene *scene = must_load_scene(
 		"{\"sinew_scene\": 1, \"world\": {\"gravity\": [0, 0]}, \"bodies\": [\n"
 		" {\"name\": \"turned\", \"angle\": 90, \"angular_velocity\": 180,\n"
 		"  \"shapes\": [{\"type\": \"box\", \"name\": \"slab\", \"half_extents\": [2, 0.5], \"angle\": 90, \"center\": [1, 0]}]},\n"
@@ -352,7 +332,7 @@ static void test_degrees_become_radians(void **state)
 static void test_body_and_shape_settings(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(
+	sinew_scene *scene = must_load_scene(
 		"{\"sinew_scene\": 1, \"world\": {\"gravity\": [1, -3], \"hz\": 120, \"substeps\": 8, \"steps\": 77, \"sleep\": false},\n"
 		" \"bodies\": [\n"
 		"  {\"name\": \"k\", \"type\": \"kinematic\", \"linear_velocity\": [2, 0]},\n"
@@ -404,7 +384,7 @@ static const char *const impulse_scene =
 static void test_script_impulse_acts_at_its_step(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(impulse_scene);
+	sinew_scene *scene = must_load_scene(impulse_scene);
 	sinew_body_id box = sinew_scene_find_body(scene, "box");
 	float mass = sinew_body_get_mass(box);
 	assert_float_equal(mass, 2.0, 1e-6);
@@ -423,7 +403,7 @@ static void test_script_impulse_acts_at_its_step(void **state)
 static void test_script_body_ops(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(
+	sinew_scene *scene = must_load_scene(
 		"{\"sinew_scene\": 1, \"world\": {\"gravity\": [0, 0]},\n"
 		" \"bodies\": [{\"name\": \"a\", \"shapes\": [{\"type\": \"circle\", \"radius\": 0.5}]},\n"
 		"            {\"name\": \"b\", \"position\": [5, 0], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.5}]}],\n"
@@ -464,7 +444,7 @@ static json_t *object_key(json_t *object, const char *key)
 static void test_trace_reads_back(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(
+	sinew_scene *scene = must_load_scene(
 		"{\"sinew_scene\": 1,\n"
 		" \"bodies\": [{\"name\": \"ground\", \"type\": \"static\", \"position\": [0, -0.5],"
 		"  \"shapes\": [{\"type\": \"box\", \"half_extents\": [10, 0.5]}]},\n"
@@ -548,7 +528,7 @@ static void test_trace_reads_back(void **state)
 static void test_trace_open_failure(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load("{\"sinew_scene\": 1}");
+	sinew_scene *scene = must_load_scene("{\"sinew_scene\": 1}");
 	char error[512];
 	assert_null(sinew_trace_open(scene, "/nonexistent-dir/trace.json", 1, error, sizeof error));
 	assert_string_equal(error, "/nonexistent-dir/trace.json: cannot write: No such file or directory");
@@ -589,7 +569,7 @@ static const char *const all_joints_scene =
 static void test_every_joint_type_loads(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(all_joints_scene);
+	sinew_scene *scene = must_load_scene(all_joints_scene);
 	assert_int_equal(sinew_scene_get_joint_count(scene), 6);
 	assert_int_equal(sinew_world_get_counters(sinew_scene_get_world(scene)).joint_count, 6);
 	static const char *const names[] = {"pin", "rev", "pri", "weld", "dist", "wheel"};
@@ -678,79 +658,79 @@ static void test_every_joint_type_loads(void **state)
 static void test_bad_joints(void **state)
 {
 	(void)state;
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"hinge\", \"body_b\": \"b\"}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"hinge\", \"body_b\": \"b\"}]}",
 	             "bad.json:2:14: joints[0].type: unknown joint type \"hinge\" (expected \"pin\", \"revolute\", "
 	             "\"prismatic\", \"weld\", \"distance\", \"wheel\" or \"target\")");
-	expect_error(BODIES_AB " \"joints\": [{\"body_b\": \"b\"}]}", "bad.json:2:13: joints[0].type: required key is missing");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"a\", \"anchor\": [0, 0]}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"body_b\": \"b\"}]}", "bad.json:2:13: joints[0].type: required key is missing");
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"a\", \"anchor\": [0, 0]}]}",
 	             "bad.json:2:13: joints[0].body_b: required key is missing");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": null, \"anchor\": [0, 0]}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": null, \"anchor\": [0, 0]}]}",
 	             "bad.json:2:29: joints[0].body_b: expected a body name (only body_a may be the world)");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"c\", \"body_b\": \"b\", \"anchor\": [0, 0]}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"c\", \"body_b\": \"b\", \"anchor\": [0, 0]}]}",
 	             "bad.json:2:29: joints[0].body_a: no body named \"c\"");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"b\", \"body_b\": \"b\", \"anchor\": [0, 0]}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_a\": \"b\", \"body_b\": \"b\", \"anchor\": [0, 0]}]}",
 	             "bad.json:2:44: joints[0].body_b: a body cannot be jointed to itself (body_a names it too)");
-	expect_error(BODIES_AB " \"joints\": [\n"
+	expect_scene_error(BODIES_AB " \"joints\": [\n"
 	             "  {\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]},\n"
 	             "  {\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],\n"
 	             "   \"limit\": {\"lower\": 30, \"upper\": 10}}]}",
 	             "bad.json:5:14: joints[1].limit.lower: lower (30) is greater than upper (10)");
-	expect_error(BODIES_AB " \"joints\": [\n"
+	expect_scene_error(BODIES_AB " \"joints\": [\n"
 	             "  {\"name\": \"glue\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]},\n"
 	             "  {\"name\": \"hinge\", \"type\": \"revolute\", \"body_b\": \"a\", \"anchor\": [0, 0]},\n"
 	             "  {\"name\": \"glue\", \"type\": \"pin\", \"body_b\": \"a\", \"anchor\": [0, 0]}]}",
 	             "bad.json:5:4: joints[2].name: duplicate name \"glue\" (joints[0] has it too)");
 	/* A key of another joint type, or of another type's motor, is unknown here. */
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [1, 0]}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [1, 0]}]}",
 	             "bad.json:2:63: joints[0].axis: unknown key");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
 	             " \"motor\": {\"speed\": 1, \"max_force\": 3}}]}",
 	             "bad.json:2:89: joints[0].motor.max_force: unknown key");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": \"b\", \"anchor\": [0, 0],"
 	             " \"limit\": {\"lower\": 0, \"upper\": 1, \"frame\": \"local\"}}]}",
 	             "bad.json:2:96: joints[0].limit.frame: unknown key");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [1, 0],"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [1, 0],"
 	             " \"spring\": {\"hertz\": 1, \"target\": 2}}]}",
 	             "bad.json:2:112: joints[0].spring.target: unknown key");
 	/* Values. */
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"prismatic\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [0, 0]}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"prismatic\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [0, 0]}]}",
 	             "bad.json:2:68: joints[0].axis: expected a non-zero direction [x, y]");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
 	             " \"limit\": {\"lower\": \"low\", \"upper\": 1}}]}",
 	             "bad.json:2:77: joints[0].limit.lower: expected a number (degrees)");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"revolute\", \"body_b\": \"b\", \"anchor\": [0, 0],"
 	             " \"spring\": {\"damping_ratio\": 1}}]}",
 	             "bad.json:2:67: joints[0].spring.hertz: required key is missing");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"wheel\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [0, 1],"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"wheel\", \"body_b\": \"b\", \"anchor\": [0, 0], \"axis\": [0, 1],"
 	             " \"motor\": {\"max_torque\": -1}}]}",
 	             "bad.json:2:90: joints[0].motor.max_torque: expected a number >= 0");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": \"b\"}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"pin\", \"body_b\": \"b\"}]}",
 	             "bad.json:2:13: joints[0].anchor: required key is missing");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0], \"break_force\": -5}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0], \"break_force\": -5}]}",
 	             "bad.json:2:63: joints[0].break_force: expected a number >= 0");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [2, 0],"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [2, 0],"
 	             " \"min_length\": 3}]}",
 	             "bad.json:2:89: joints[0].min_length: min_length (3) is greater than the length (2)");
-	expect_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [0, 0]}]}",
+	expect_scene_error(BODIES_AB " \"joints\": [{\"type\": \"distance\", \"body_b\": \"b\", \"anchor_a\": [0, 0], \"anchor_b\": [0, 0]}]}",
 	             "bad.json:2:69: joints[0].anchor_b: anchor_a and anchor_b coincide: give a length > 0");
 }
 
 static void test_script_names_existing_joints(void **state)
 {
 	(void)state;
-	expect_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
 	             " \"script\": [{\"step\": 1, \"op\": \"destroy_joint\", \"joint\": \"k\"}]}",
 	             "bad.json:3:48: script[0].joint: no joint named \"k\"");
-	expect_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
 	             " \"script\": [{\"step\": 1, \"op\": \"destroy_joint\", \"joint\": \"j\"},\n"
 	             "            {\"step\": 2, \"op\": \"rebuild_joint\", \"joint\": \"j\"}]}",
 	             "bad.json:4:48: script[1].joint: joint \"j\" is destroyed before this op runs (by script[0] at step 1)");
-	expect_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
+	expect_scene_error(BODIES_AB " \"joints\": [{\"name\": \"j\", \"type\": \"weld\", \"body_b\": \"b\", \"anchor\": [0, 0]}],\n"
 	             " \"script\": [{\"step\": 1, \"op\": \"destroy_body\", \"body\": \"b\"},\n"
 	             "            {\"step\": 2, \"op\": \"rebuild_joint\", \"joint\": \"j\"}]}",
 	             "bad.json:4:48: script[1].joint: joint \"j\" is destroyed with body \"b\" before this op runs (by "
 	             "script[0] at step 1)");
-	expect_error(BODIES_AB " \"script\": [{\"step\": 1, \"op\": \"rebuild_joint\", \"body\": \"b\"}]}",
+	expect_scene_error(BODIES_AB " \"script\": [{\"step\": 1, \"op\": \"rebuild_joint\", \"body\": \"b\"}]}",
 	             "bad.json:2:48: script[0].body: unknown key");
 }
 
@@ -759,7 +739,7 @@ static void test_script_names_existing_joints(void **state)
 static void test_script_joint_ops(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(
+	sinew_scene *scene = must_load_scene(
 		"{\"sinew_scene\": 1, \"world\": {\"gravity\": [0, 0]},\n"
 		" \"bodies\": [{\"name\": \"base\", \"type\": \"static\"},\n"
 		"  {\"name\": \"box\", \"position\": [1, 0], \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 0.5]}]},\n"
@@ -836,10 +816,10 @@ static void test_trace_has_joints(void **state)
 {
 	(void)state;
 	/* body_b must be a name: the unnamed body cannot be jointed from a file. */
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"a\"}, {}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"a\"}, {}],\n"
 	             " \"joints\": [{\"type\": \"weld\", \"body_a\": \"a\", \"body_b\": 1, \"anchor\": [0, 0]}]}",
 	             "bad.json:2:45: joints[0].body_b: expected a body name");
-	sinew_scene *scene = must_load(
+	sinew_scene *scene = must_load_scene(
 		"{\"sinew_scene\": 1,\n"
 		" \"bodies\": [{\"name\": \"post\", \"type\": \"static\"},\n"
 		"  {\"name\": \"bob\", \"position\": [2, 0], \"shapes\": [{\"type\": \"circle\", \"radius\": 0.25}]},\n"

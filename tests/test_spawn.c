@@ -95,15 +95,6 @@ static const char *const k_dumbbells =
 	"   {\"step\": 5, \"op\": \"destroy_group\", \"group\": \"pair\"},\n"
 	"   {\"step\": 6, \"op\": \"spawn\", \"template\": \"bell\", \"group\": \"pair\", \"at\": [[0, -20]]}]}\n";
 
-static sinew_scene *must_load(const char *text)
-{
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_string(text, "spawn.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
-	return scene;
-}
-
 static int live_bodies(sinew_world_id w, sinew_body_id *out, int capacity)
 {
 	int n = sinew_world_get_bodies(w, out, capacity);
@@ -114,7 +105,7 @@ static int live_bodies(sinew_world_id w, sinew_body_id *out, int capacity)
 static void test_spawn_places_instances(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(k_dumbbells);
+	sinew_scene *scene = must_load_scene(k_dumbbells);
 	sinew_world_id w = sinew_scene_get_world(scene);
 	assert_int_equal(sinew_world_get_counters(w).body_count, 1);
 	assert_true(sinew_scene_step(scene)); /* step 0: two instances */
@@ -164,7 +155,7 @@ static void test_spawn_places_instances(void **state)
 static void test_spawn_from_c(void **state)
 {
 	(void)state;
-	sinew_scene *scene = must_load(k_dumbbells);
+	sinew_scene *scene = must_load_scene(k_dumbbells);
 	sinew_world_id w = sinew_scene_get_world(scene);
 	assert_int_equal(sinew_scene_get_template_count(scene), 1);
 	assert_string_equal(sinew_scene_get_template_name(scene, 0), "bell");
@@ -205,7 +196,7 @@ static void test_instances_collide_with_each_other(void **state)
 		" \"templates\": [{\"name\": \"t\", \"self_collide\": false, \"bodies\": [{\"position\": [0, 0.5], "
 		"\"shapes\": [{\"type\": \"box\", \"half_extents\": [0.5, 0.5]}]}]}],\n"
 		" \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"t\", \"at\": [[0, 0], [0, 1.5]]}]}\n";
-	sinew_scene *scene = must_load(text);
+	sinew_scene *scene = must_load_scene(text);
 	for (int i = 0; i < 120; ++i) sinew_scene_step(scene);
 	sinew_body_id bodies[4];
 	assert_int_equal(live_bodies(sinew_scene_get_world(scene), bodies, 4), 3);
@@ -214,42 +205,33 @@ static void test_instances_collide_with_each_other(void **state)
 	sinew_scene_destroy(scene);
 }
 
-static void expect_error(const char *text, const char *expected)
-{
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_string(text, "bad.json", error, sizeof error);
-	if (scene != NULL || strcmp(error, expected) != 0) print_error("expected: %s\ngot:      %s\n", expected, error);
-	assert_null(scene);
-	assert_string_equal(error, expected);
-}
-
 static void test_bad_templates_and_ops(void **state)
 {
 	(void)state;
-	expect_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 0, \"op\": \"destroy_group\", \"group\": \"x\"}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 0, \"op\": \"destroy_group\", \"group\": \"x\"}]}",
 	             "bad.json:1:66: script[0].group: nothing is spawned into group \"x\" before this op runs");
-	expect_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"x\", \"at\": [[0, 0]]}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"x\", \"at\": [[0, 0]]}]}",
 	             "bad.json:1:58: script[0].template: no template named \"x\"");
-	expect_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{}]}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{}]}],\n"
 	             " \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"t\", \"at\": [[0, 0], [1]]}]}",
 	             "bad.json:2:72: script[0].at[1]: expected an array of 2 numbers [x, y]");
-	expect_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{}]}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{}]}],\n"
 	             " \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"t\"}]}",
 	             "bad.json:2:13: script[0].at: required key is missing");
-	expect_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": []}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": []}]}",
 	             "bad.json:1:48: templates[0].bodies: a template needs at least one body");
-	expect_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{}]}, "
+	expect_scene_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{}]}, "
 	             "{\"name\": \"t\", \"bodies\": [{}]}]}",
 	             "bad.json:1:66: templates[1].name: duplicate template name \"t\"");
-	expect_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{\"shapes\": [{\"type\": \"circle\", "
+	expect_scene_error("{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [{\"shapes\": [{\"type\": \"circle\", "
 	             "\"radius\": 0}]}]}]}",
 	             "bad.json:1:90: templates[0].bodies[0].shapes[0].radius: expected a positive number");
 	/* a template's joints see only its own bodies */
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"a\"}],\n"
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"a\"}],\n"
 	             " \"templates\": [{\"name\": \"t\", \"bodies\": [{\"name\": \"b\"}],\n"
 	             "   \"joints\": [{\"type\": \"revolute\", \"body_a\": \"a\", \"body_b\": \"b\", \"anchor\": [0, 0]}]}]}",
 	             "bad.json:3:36: templates[0].joints[0].body_a: no body named \"a\"");
-	expect_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"circle\", \"radius\": 1, \"group\": -1}]}]}",
+	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"shapes\": [{\"type\": \"circle\", \"radius\": 1, \"group\": -1}]}]}",
 	             "bad.json:1:75: bodies[0].shapes[0].group: expected an unsigned 32-bit integer (0 to 4294967295)");
 }
 
@@ -265,7 +247,7 @@ static void test_refused_spawn_leaves_nothing(void **state)
 		"\"anchor\": [0, 0]}]}],\n"
 		" \"script\": [{\"step\": 0, \"op\": \"spawn\", \"template\": \"t\", \"group\": \"g\", \"at\": [[0, 0], [3e38, 0]]},\n"
 		"            {\"step\": 1, \"op\": \"destroy_group\", \"group\": \"g\"}]}\n";
-	sinew_scene *scene = must_load(text);
+	sinew_scene *scene = must_load_scene(text);
 	sinew_world_id w = sinew_scene_get_world(scene);
 	assert_false(sinew_scene_step(scene));
 	assert_int_equal(sinew_world_get_counters(w).body_count, 0);
