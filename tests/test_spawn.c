@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "sinew/scene.h"
+#include "support.h"
 
 /* ---- collision groups in the engine ---- */
 
