@@ -25,6 +25,8 @@ xvfb() {
 	want /usr/bin/xauth xauth
 }
 [ $# -eq 0 ] && set -- lib
+check() { # sets $need to the packages the groups named on the command line still lack
+need=""
 for group in "$@"; do
 	case "$group" in
 	lib) lib ;;
@@ -39,6 +41,8 @@ for group in "$@"; do
 	*) echo "deps.sh: unknown group '$group' (lib, test, viewer, test-viewer, fuzz, sdl2, xvfb, box2d, chipmunk)" >&2; exit 2 ;;
 	esac
 done
+}
+check "$@"
 [ -z "$need" ] && exit 0
 
 if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null 2>&1; then
@@ -48,6 +52,14 @@ if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null 2>&1; then
 fi
 SUDO=""
 [ "$(id -u)" != 0 ] && SUDO="sudo -n"
+# make runs several deps-GROUP targets at once (make -j), and apt holds a lock of its own: take
+# ours, then look again, since the run that held it may have installed what we lack.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"${TMPDIR:-/tmp}/sinew-deps.lock"
+	flock 9
+	check "$@"
+	[ -z "$need" ] && exit 0
+fi
 echo "sinew: installing$need" >&2
 if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need; } >/tmp/sinew-deps.log 2>&1; then
 	echo "sinew: could not install$need (log: /tmp/sinew-deps.log)" >&2
