@@ -357,6 +357,7 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->loop_rows);
 	stbds_arrfree(w->loop_matrix);
 	stbds_arrfree(w->loop_backup);
+	stbds_arrfree(w->loop_work);
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->sweep_fractions);
 	s_worlds[w->index] = NULL;
