@@ -143,7 +143,7 @@ static void test_power_push_scene(void **state)
 	int frames = 0;
 	for (int i = 0; i < sinew_scene_get_default_steps(s); ++i) {
 		assert_true(sinew_scene_step(s));
-		if (i < 20) continue; /* after the hit */
+		if (i < 145) continue; /* after the hit (the ball arrives at step 142) */
 		++frames;
 		for (int r = 0; r < 3; ++r) {
 			sinew_ragdoll *rd = sinew_scene_get_ragdoll(s, r);
