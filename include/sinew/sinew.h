@@ -336,7 +336,8 @@ SINEW_API float sinew_joint_get_translation(sinew_joint_id joint);
 /** Rate of change of the translation, length units / s. */
 SINEW_API float sinew_joint_get_linear_speed(sinew_joint_id joint);
 /** How far the current angle or translation is outside the limit (0 inside or without a limit),
- * measured in the limit's own frame: radians or length units. */
+ * measured in the limit's own frame: radians or length units. A world-frame limit's swing is
+ * measured to the nearer bound, the short way round. */
 SINEW_API float sinew_joint_get_limit_violation(sinew_joint_id joint);
 
 SINEW_API int sinew_body_get_joint_count(sinew_body_id body);
