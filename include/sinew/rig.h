@@ -225,6 +225,10 @@ typedef struct sinew_rig_part_state {
 SINEW_API sinew_rig_part_state sinew_rig_get_part(const sinew_rig *rig, sinew_rig_part part);
 /** Solve FK for a pose without touching any rig: the ten parts in the world. */
 SINEW_API bool sinew_rig_solve_pose(const sinew_rig *rig, const sinew_rig_pose *pose, sinew_rig_part_state parts[SINEW_PART_COUNT]);
+/** Solve a pose as the rig's update would, without touching any rig: IK and the head look-at first
+ * (they rewrite pose->bones of the IK limbs and a looking head), then forward kinematics. What a
+ * powered ragdoll chases while the rig itself, hidden, solves nothing (parts may be NULL). */
+SINEW_API bool sinew_rig_solve_pose_ik(const sinew_rig *rig, sinew_rig_pose *pose, sinew_rig_part_state parts[SINEW_PART_COUNT]);
 /** Two-bone IK in a plane: the two bone directions (radians) that put the end of a chain rooted at
  * origin with lengths l1, l2 at target (or a straight chain pointing at it when out of reach),
  * the middle joint on the side flip picks (false: positive relative angle). */
@@ -233,7 +237,7 @@ SINEW_API bool sinew_solve_two_bone_ik(sinew_vec2 origin, float l1, float l2, si
 
 /* ---------------------------------------------------------------- momentum */
 
-/** The root's velocity tracked from frame deltas (seed: _track_momentum), length units / s. */
+/** The root's velocity tracked from frame deltas (as the game's rig tracks momentum), length units / s. */
 SINEW_API sinew_vec2 sinew_rig_get_linear_velocity(const sinew_rig *rig);
 /** The root's angular velocity from frame deltas, rad/s. */
 SINEW_API float sinew_rig_get_angular_velocity(const sinew_rig *rig);
@@ -242,7 +246,7 @@ SINEW_API float sinew_rig_get_angular_velocity(const sinew_rig *rig);
 
 /** The kinematic proxy body of a part (the null id when the rig has none). Its user data points
  * at a sinew_rig_proxy_info. A proxy follows its part as animated, without the hit reactions'
- * offsets (a flinch is shown, it does not push props: seed 003 §6.4). */
+ * offsets (a flinch is shown, it does not push props). */
 SINEW_API sinew_body_id sinew_rig_get_proxy(const sinew_rig *rig, sinew_rig_part part);
 /** What a proxy body's user data points at. */
 typedef struct sinew_rig_proxy_info {
@@ -295,8 +299,8 @@ SINEW_API bool sinew_rig_is_visible(const sinew_rig *rig);
 
 /* ---------------------------------------------------------------- terrain motion (docs/terrain.md) */
 
-/* The terrain controller's constants, in one place: px, seconds, y down. Seed 001 §3 (the game's
- * shipped tuning) first, then the terrain ones it assumes. */
+/* The terrain controller's constants, in one place: px, seconds, y down. The game's shipped tuning
+ * first, then the terrain ones it assumes. */
 #define SINEW_RIG_AIR_DRAG_X 0.75f                    /**< exponential damping of air velocity x, 1/s */
 #define SINEW_RIG_AIR_POSE_START_SPEED 240.0f         /**< downward px/s where the air pose starts */
 #define SINEW_RIG_AIR_POSE_FULL_SPEED 1200.0f         /**< downward px/s of the full air pose */
