@@ -583,10 +583,19 @@ void sinew_body_update_mass(sinew_world *w, sinew_body *b)
 		}
 	}
 	if (b->type == SINEW_DYNAMIC_BODY) {
-		if (b->mass <= 0.0f) { /* a dynamic body always has mass: a body without shapes weighs 1 */
+		/* A dynamic body always has mass: a body without shapes weighs 1. So does one whose shapes'
+		 * mass underflows to 0 (a subnormal radius), whose centroid is then 0/0. */
+		bool center_finite = sinew_is_finite(b->local_center.x) && sinew_is_finite(b->local_center.y);
+		if (b->mass <= 0.0f || !center_finite) {
 			b->mass = 1.0f;
 			b->inertia = 0.0f;
+			if (!center_finite) b->local_center = sinew_v2(0.0f, 0.0f);
 		}
+		/* The envelope's floor, the reciprocal of its largest mass: a subnormal mass or inertia
+		 * (a tiny shape of a tiny density) would make an infinite inverse. */
+		const float min_mass = 1.0f / SINEW_MAX_MASS;
+		if (b->mass < min_mass) b->mass = min_mass;
+		if (b->inertia > 0.0f && b->inertia < min_mass) b->inertia = min_mass;
 		b->inv_mass = 1.0f / b->mass;
 		b->inv_inertia = (b->inertia > 0.0f && !b->fixed_rotation) ? 1.0f / b->inertia : 0.0f;
 	} else {
@@ -635,6 +644,13 @@ bool sinew_body_set_mass_data(sinew_body_id body_id, sinew_mass_data m)
 		return false;
 	if (m.mass <= 0.0f || m.rotational_inertia < 0.0f) {
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: mass must be > 0 and rotational_inertia >= 0", fn);
+		return false;
+	}
+	const float min_mass = 1.0f / SINEW_MAX_MASS;
+	if (m.mass < min_mass || (m.rotational_inertia > 0.0f && m.rotational_inertia < min_mass)) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+		                  "%s: mass %g or rotational_inertia %g is below the envelope's smallest, %g (0 inertia is fine)", fn,
+		                  (double)m.mass, (double)m.rotational_inertia, (double)min_mass);
 		return false;
 	}
 	if (b->type != SINEW_DYNAMIC_BODY) {
