@@ -123,6 +123,12 @@ sinew_body_id sinew_create_body(sinew_world_id world_id, const sinew_body_def *d
 		return sinew_null_body_id;
 	}
 	if (!sinew_world_can_create(w, "sinew_create_body")) return sinew_null_body_id;
+	/* room first, so running out of memory changes nothing */
+	if (!SINEW_RESERVE(w->bodies, stbds_arrlen(w->bodies) + 1) ||
+	    !SINEW_RESERVE(w->body_order, stbds_arrlen(w->body_order) + 1)) {
+		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_body: out of memory");
+		return sinew_null_body_id;
+	}
 	uint32_t generation = sinew_world_next_generation(w);
 	int32_t index;
 	if (w->body_free != SINEW_NULL_INDEX) {
@@ -268,7 +274,7 @@ static void recreate_proxies(sinew_world *w, sinew_body *b, bool create)
 	}
 }
 
-bool sinew_body_set_type(sinew_body_id body_id, sinew_body_type type)
+static bool set_type_unguarded(sinew_body_id body_id, sinew_body_type type)
 {
 	BODY_MUT_OR(false, "sinew_body_set_type");
 	if ((unsigned)type >= SINEW_BODY_TYPE_COUNT) {
@@ -769,7 +775,7 @@ bool sinew_body_disable(sinew_body_id body_id)
 	return true;
 }
 
-bool sinew_body_enable(sinew_body_id body_id)
+static bool enable_unguarded(sinew_body_id body_id)
 {
 	BODY_MUT_OR(false, "sinew_body_enable");
 	if (b->enabled) return true;
@@ -905,3 +911,8 @@ sinew_aabb sinew_body_compute_aabb(sinew_body_id body_id)
 	if (first) box.lower = box.upper = b->xf.p;
 	return box;
 }
+
+/* Both may create tree proxies, and the tree may have to grow (core.h, sinew_oom_guard). */
+SINEW_GUARDED(, bool, sinew_body_set_type, (sinew_body_id body_id, sinew_body_type type), set_type_unguarded(body_id, type),
+              body_id.world0, false)
+SINEW_GUARDED(, bool, sinew_body_enable, (sinew_body_id body_id), enable_unguarded(body_id), body_id.world0, false)

@@ -324,6 +324,8 @@ static bool open_def(sinew_world_id world_id, const char *fn, const void *def, c
 {
 	if (!begin_create(world_id, fn, w) || !sinew_world_can_create(*w, fn)) return false;
 	if (def == NULL) return bad(*w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL");
+	/* room first, so running out of memory changes nothing */
+	if (!SINEW_RESERVE((*w)->joints, stbds_arrlen((*w)->joints) + 1)) return bad(*w, SINEW_ERROR_OUT_OF_MEMORY, fn, "out of memory");
 	return check_base(*w, base, internal_value, fn, ia, ib);
 }
 

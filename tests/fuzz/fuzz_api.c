@@ -557,10 +557,42 @@ static void fuzz_api_call(fuzz_api_state *s, fuzz_api_input *in)
 	}
 }
 
+/* An allocator whose fail_at-th allocation fails (0: none): every call sequence is also run out
+ * of memory at a point the bytes choose. */
+static long s_fuzz_api_calls, s_fuzz_api_fail_at;
+
+static bool fuzz_api_fails(void)
+{
+	return ++s_fuzz_api_calls == s_fuzz_api_fail_at;
+}
+static void *fuzz_api_alloc(size_t size, void *context)
+{
+	(void)context;
+	return fuzz_api_fails() ? NULL : malloc(size);
+}
+static void *fuzz_api_realloc(void *p, size_t size, void *context)
+{
+	(void)context;
+	return fuzz_api_fails() ? NULL : realloc(p, size);
+}
+static void fuzz_api_free(void *p, void *context)
+{
+	(void)context;
+	free(p);
+}
+
 int FUZZ_API_ENTRY(const uint8_t *data, size_t size)
 {
 	sinew_set_error_callback(fuzz_api_quiet, NULL);
 	fuzz_api_input in = {data, size, 0};
+	s_fuzz_api_calls = 0;
+	s_fuzz_api_fail_at = 0;
+	if (size > 0 && data[size - 1] >= 0xf0) { /* the last byte: fail an allocation */
+		s_fuzz_api_fail_at = 1 + (data[size - 1] & 0x0f) * 3 + (size > 1 ? data[size - 2] % 3 : 0);
+		in.size -= 1;
+	}
+	sinew_allocator hooks = {fuzz_api_alloc, fuzz_api_realloc, fuzz_api_free, NULL};
+	if (!sinew_set_allocator(&hooks)) abort();
 	fuzz_api_state s;
 	memset(&s, 0, sizeof s);
 	sinew_world_def wd = sinew_default_world_def();
@@ -577,8 +609,8 @@ int FUZZ_API_ENTRY(const uint8_t *data, size_t size)
 		wd.error_fn = fuzz_api_quiet;
 		s.world = sinew_create_world(&wd);
 	}
-	if (SINEW_IS_NULL(s.world)) abort();
-	for (int calls = 0; calls < FUZZ_API_MAX_CALLS && in.at < in.size; ++calls) {
+	if (SINEW_IS_NULL(s.world) && s_fuzz_api_fail_at == 0) abort();
+	for (int calls = 0; !SINEW_IS_NULL(s.world) && calls < FUZZ_API_MAX_CALLS && in.at < in.size; ++calls) {
 		fuzz_api_call(&s, &in);
 		/* Everything the engine accepted is inside its envelope, so the world stays finite. */
 		if (!sinew_world_is_finite(s.world)) {
@@ -586,7 +618,9 @@ int FUZZ_API_ENTRY(const uint8_t *data, size_t size)
 			abort();
 		}
 	}
-	sinew_destroy_world(s.world);
+	if (!SINEW_IS_NULL(s.world)) sinew_destroy_world(s.world);
+	/* everything given back: the allocator can be changed only when nothing is live */
+	if (!sinew_set_allocator(NULL)) abort();
 	sinew_set_error_callback(NULL, NULL);
 	return 0;
 }
