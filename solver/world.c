@@ -318,6 +318,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->loop_backup);
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->sweep_fractions);
+	stbds_arrfree(w->sweep_pivots);
 	sinew_free(w);
 }
 
