@@ -32,7 +32,7 @@ typedef enum sinew_ragdoll_joint_model {
 	SINEW_RAGDOLL_GODOT  /**< pin joints, limits in the world frame from the spawn-time centre line (Godot's PinJoint2D) */
 } sinew_ragdoll_joint_model;
 
-/** One ragdoll body of the table (seed 000 §5.1). */
+/** One ragdoll body of the table (the game's; defaults in ragdoll/ragdoll.c). */
 typedef struct sinew_ragdoll_body_def {
 	float radius;          /**< capsule radius (the head: circle radius), length units */
 	float mass;            /**< kg */
@@ -40,7 +40,7 @@ typedef struct sinew_ragdoll_body_def {
 	float angular_damping; /**< 1/s */
 } sinew_ragdoll_body_def;
 
-/** The joint that attaches a part to its parent (seed 000 §5.2). Elbows and knees take their fold
+/** The joint that attaches a part to its parent (the game's table). Elbows and knees take their fold
  * side from the live bend flags: the band below is for an unflipped limb in the rig frame and is
  * mirrored for a flipped one (and again for a LEFT-facing rig). */
 typedef struct sinew_ragdoll_joint_def {
@@ -112,6 +112,8 @@ typedef struct sinew_ragdoll_def {
 	sinew_ragdoll_power_preset power;                /**< the preset a new controller starts with; default LIMP */
 	float influence;                                 /**< 0 (limp) .. 1 (fully powered); default 1 */
 	sinew_ragdoll_root_pull root_pull;               /**< default off (8 Hz, damping 1, max force 40000) */
+	float limb_rejoin_duration;                      /**< a partial ragdoll's limb blends back to the animation in this, s;
+	                                                      default 0.5 */
 } sinew_ragdoll_def;
 
 SINEW_API sinew_ragdoll_def sinew_default_ragdoll_def(void);
@@ -174,6 +176,19 @@ SINEW_API bool sinew_ragdoll_get_joint_target(const sinew_ragdoll *ragdoll, sine
 /** "limp", "loose", "braced", "stiff" (NULL when out of range), and back (false for another name). */
 SINEW_API const char *sinew_ragdoll_power_preset_name(sinew_ragdoll_power_preset preset);
 SINEW_API bool sinew_ragdoll_power_preset_from_name(const char *name, sinew_ragdoll_power_preset *preset);
+
+/* ---------------------------------------------------------------- partial ragdoll (ragdoll/limb.c) */
+
+/** true: one limb goes physical while the rest of the figure stays animated (ANIMATED only): its
+ * two bones become bodies, jointed as in the whole ragdoll to a kinematic anchor that follows the
+ * animated torso, so the walking figure carries the limb's root. Its drive and influence apply as
+ * in the whole ragdoll. false: the limb rejoins the animation over limb_rejoin_duration, blending
+ * from where it is (the first frame is the last physical one) with the recovery's sine-in-out.
+ * Idempotent; refused (reported) while RAGDOLL or RECOVERING. Going limp as a whole takes the
+ * limb as it is shown. */
+SINEW_API bool sinew_ragdoll_set_limb_enabled(sinew_ragdoll *ragdoll, sinew_rig_limb limb, bool enabled);
+/** The limb is physical (not while it rejoins). */
+SINEW_API bool sinew_ragdoll_is_limb_enabled(const sinew_ragdoll *ragdoll, sinew_rig_limb limb);
 
 /** Draw the figure as shown now with the rig's look (the ragdoll's bodies while RAGDOLL). */
 SINEW_API void sinew_ragdoll_draw(const sinew_ragdoll *ragdoll, const sinew_debug_draw *draw);
