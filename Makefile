@@ -163,6 +163,16 @@ $(BUILD)/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(BUILD)/libsinew.a
 	$(CC) -fsanitize=fuzzer,address,undefined,float-cast-overflow $(LDFLAGS) -o $@ $< $(BUILD)/libsinew.a $(LDLIBS)
 endif
 
+# Soak (docs/reliability.md; not in CI): stickman_rain and rain again and again for SOAK_MINUTES
+# each (default 10) of wall time: finite state, counts back to the start, resident memory flat.
+.PHONY: soak
+SOAK_MINUTES ?= 10
+soak: $(BUILD)/soak
+	$(BUILD)/soak --minutes $(SOAK_MINUTES) scenes/bench/stickman_rain.json scenes/bench/rain.json
+
+$(BUILD)/soak: $(OBJ)/tests/soak/soak.o $(BUILD)/libsinew.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libsinew.a $(LDLIBS)
+
 golden: $(BUILD)/sinew
 	@sh scripts/golden.sh $(BUILD)/sinew update
 

@@ -551,7 +551,17 @@ static void fuzz_api_call(fuzz_api_state *s, fuzz_api_input *in)
 		break;
 	default: { /* many steps in a row: let things happen */
 		int n = 1 + fuzz_api_byte(in) % 30;
-		for (int i = 0; i < n; ++i) sinew_world_step(s->world, 1.0f / 60.0f, 4);
+		for (int i = 0; i < n; ++i) {
+			sinew_world_step(s->world, 1.0f / 60.0f, 4);
+			if (getenv("FUZZ_API_TRACE") != NULL) {
+				sinew_body_id first;
+				if (sinew_world_get_bodies(s->world, &first, 1) == 1) {
+					sinew_vec2 p = sinew_body_get_position(first), v = sinew_body_get_linear_velocity(first);
+					fprintf(stderr, "fuzz_api:   first body p (%g, %g) v (%g, %g) w %g\n", (double)p.x, (double)p.y,
+					        (double)v.x, (double)v.y, (double)sinew_body_get_angular_velocity(first));
+				}
+			}
+		}
 		break;
 	}
 	}
