@@ -48,6 +48,7 @@ void sinew_contact_create(sinew_world *w, int32_t shape_a, int32_t shape_b)
 	const sinew_body *ba = &w->bodies[a->body], *bb = &w->bodies[b->body];
 	if (ba->type != SINEW_DYNAMIC_BODY && bb->type != SINEW_DYNAMIC_BODY) return;
 	if (a->sensor && b->sensor) return;
+	if (!sinew_pair_set_reserve(w, 1)) return;
 	int32_t ci;
 	if (w->contact_free != SINEW_NULL_INDEX) {
 		ci = w->contact_free;
@@ -76,6 +77,7 @@ void sinew_contact_create(sinew_world *w, int32_t shape_a, int32_t shape_b)
 	}
 	link_edge(w, ci, 0);
 	link_edge(w, ci, 1);
+	sinew_pair_set_add(w, shape_a, shape_b, ci);
 	w->contact_count += 1;
 }
 
@@ -110,6 +112,7 @@ void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
 	}
 	unlink_edge(w, ci, 0);
 	unlink_edge(w, ci, 1);
+	sinew_pair_set_remove(w, c->shape_a, c->shape_b);
 	c->in_use = false;
 	c->next_free = w->contact_free;
 	w->contact_free = ci;

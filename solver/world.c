@@ -314,6 +314,9 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	if (def->contact_capacity > 0) {
 		stbds_arrsetcap(w->contacts, def->contact_capacity);
 		stbds_arrsetcap(w->constraints, def->contact_capacity);
+		/* sized like the pools (stb_ds reserves them without checking either); out of memory is
+		 * reported here and the first contact made tries again */
+		(void)sinew_pair_set_reserve(w, def->contact_capacity);
 	}
 	s_world_generations[slot] += 1;
 	w->index = (uint16_t)slot;
@@ -334,6 +337,7 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->contacts);
 	stbds_arrfree(w->moved_shapes);
 	stbds_arrfree(w->pair_buffer);
+	sinew_pair_set_free(w);
 	stbds_arrfree(w->solver_bodies);
 	stbds_arrfree(w->awake_bodies);
 	stbds_arrfree(w->constraints);

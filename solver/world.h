@@ -156,6 +156,8 @@ typedef struct sinew_world {
 	sinew_dynamic_tree trees[SINEW_TREE_COUNT];
 	int32_t *moved_shapes;  /* shapes whose fat box changed: they look for new pairs */
 	int64_t *pair_buffer;   /* candidate pairs (shape_a << 32 | shape_b) */
+	/* every contact by its shape pair: open addressing, linear probing, key 0 empty (broadphase.c) */
+	struct { uint64_t *keys; int32_t *contacts; int32_t capacity, count; } pair_set;
 	/* per-step scratch, kept between steps so a step of a sized world never allocates */
 	sinew_solver_body *solver_bodies;
 	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
@@ -254,6 +256,12 @@ int32_t sinew_tree_for_body(const sinew_body *body);
 void sinew_broadphase_update_pairs(sinew_world *world);
 void sinew_broadphase_refresh_body(sinew_world *world, sinew_body *body, bool force_move);
 bool sinew_shapes_should_collide(const sinew_shape *a, const sinew_shape *b);
+/* The contact of a shape pair: recorded when made, forgotten when destroyed, found without a walk. */
+/* Room for `more` pairs; false (reported) when out of memory. */
+bool sinew_pair_set_reserve(sinew_world *world, int32_t more);
+void sinew_pair_set_add(sinew_world *world, int32_t shape_a, int32_t shape_b, int32_t contact);
+void sinew_pair_set_remove(sinew_world *world, int32_t shape_a, int32_t shape_b);
+void sinew_pair_set_free(sinew_world *world);
 
 /* contact.c */
 void sinew_contact_create(sinew_world *world, int32_t shape_a, int32_t shape_b);
