@@ -274,6 +274,8 @@ static void apply_tuning(sinew_world *w)
 	w->linear_slop = SINEW_LINEAR_SLOP * l;
 	w->speculative_distance = SINEW_SPECULATIVE_DISTANCE * l;
 	w->aabb_margin = SINEW_AABB_MARGIN * l;
+	w->recycle_tolerance = SINEW_RECYCLE_TOLERANCE * l;
+	w->recycle_padding = SINEW_RECYCLE_PADDING * l;
 	w->max_linear_speed = w->def.maximum_linear_speed * l;
 	w->push_max_speed = w->def.contact_push_max_speed * l;
 }
