@@ -907,3 +907,22 @@ void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree)
 	sinew_free(tasks);
 	sinew_free(created);
 }
+
+/* Every allocated node's box moves by -new_origin. Rounding to nearest is monotonic, so a box that
+ * contained another still does after both are moved the same way: the tree stays valid as it is. */
+void sinew_dynamic_tree_shift_origin(sinew_dynamic_tree *tree, sinew_vec2 new_origin)
+{
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_shift_origin")) return;
+	if (tree == NULL) return;
+	if (!sinew_vec2_is_valid(new_origin)) {
+		sinew_report(NULL, NULL, SINEW_ERROR_NOT_FINITE, "sinew_dynamic_tree_shift_origin: new_origin must be finite");
+		return;
+	}
+	if (tree->nodes == NULL) return;
+	for (int32_t i = 0; i < tree->node_capacity; ++i) {
+		sinew_tree_node *node = tree->nodes + i;
+		if ((node->flags & SINEW_NODE_ALLOCATED) == 0) continue;
+		node->aabb.lower = sinew_sub(node->aabb.lower, new_origin);
+		node->aabb.upper = sinew_sub(node->aabb.upper, new_origin);
+	}
+}

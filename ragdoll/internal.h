@@ -29,6 +29,21 @@ typedef struct ragdoll_recovery {
 	float ground_y;                            /**< the probed landing ground, world y */
 } ragdoll_recovery;
 
+/** The powered ragdoll's live state (power.c): the drives, the blend, the root pull, and what was
+ * last written to each joint, so a drive that did not change is not written again (a write wakes
+ * the bodies). */
+typedef struct ragdoll_power {
+	sinew_ragdoll_drive drives[SINEW_PART_COUNT];
+	float influence;
+	float limb_influence[SINEW_LIMB_COUNT];
+	sinew_ragdoll_root_pull root_pull;
+	sinew_joint_id pull[2];                   /**< the root pull's springs at the hips and the neck */
+	float targets[SINEW_PART_COUNT];          /**< each joint's target in its own frame, radians */
+	bool has_targets;
+	sinew_joint_spring spring[SINEW_PART_COUNT]; /**< as last written */
+	sinew_joint_motor motor[SINEW_PART_COUNT];
+} ragdoll_power;
+
 struct sinew_ragdoll {
 	sinew_rig *rig;
 	sinew_world_id world;
@@ -44,6 +59,7 @@ struct sinew_ragdoll {
 	 * rig solves it on its next update, so until then the parts are solved from it here. */
 	bool unsolved;
 	sinew_rig_pose unsolved_pose;
+	ragdoll_power power;
 };
 
 /** Write a pose to the rig and remember it until the next update solves it. */
@@ -75,5 +91,22 @@ void ragdoll_finish_recovery(sinew_ragdoll *rd, bool jump);
  * within the tolerance band, or bottom_y when no ray finds one. */
 float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float bottom_y, const sinew_body_id *exclude,
                            int exclude_count, int rays, bool *found);
+
+/* power.c */
+/** The default presets, blend and root pull of a def. */
+void ragdoll_power_default_def(sinew_ragdoll_def *d);
+/** The power entries of a def are usable (finite, in range). */
+bool ragdoll_power_def_is_valid(const sinew_ragdoll_def *d);
+/** A new controller's power from its def. */
+void ragdoll_power_init(sinew_ragdoll *rd);
+/** After a build: the drives are written fresh to the new joints. */
+void ragdoll_power_on_build(sinew_ragdoll *rd);
+/** Each ragdoll frame, before the world step: targets from the rig's animated pose, the drives
+ * written to the joints, the root pull moved. dt 0: no target speed (the build's frame). */
+void ragdoll_power_update(sinew_ragdoll *rd, float dt);
+/** Free the root pull's joints (the ragdoll's bodies are going). */
+void ragdoll_power_release(sinew_ragdoll *rd);
+/** Mark the driven joints and their targets over the drawn ragdoll. */
+void ragdoll_power_draw(const sinew_ragdoll *rd, const sinew_debug_draw *draw);
 
 #endif

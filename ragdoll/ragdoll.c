@@ -99,6 +99,7 @@ sinew_ragdoll_def sinew_default_ragdoll_def(void)
 	d.probe_end_offset = 1500.0f;
 	d.probe_tolerance = 200.0f;
 	d.probe_dynamic = false;
+	ragdoll_power_default_def(&d);
 	return d;
 }
 
@@ -122,7 +123,7 @@ static bool def_is_valid(const sinew_ragdoll_def *d)
 	}
 	return d->recovery_duration >= 0.0f && isfinite(d->recovery_duration) && d->probe_tolerance >= 0.0f &&
 	       d->probe_start_offset >= 0.0f && d->probe_end_offset >= 0.0f && d->friction >= 0.0f &&
-	       (d->joint_model == SINEW_RAGDOLL_LOCAL || d->joint_model == SINEW_RAGDOLL_GODOT);
+	       (d->joint_model == SINEW_RAGDOLL_LOCAL || d->joint_model == SINEW_RAGDOLL_GODOT) && ragdoll_power_def_is_valid(d);
 }
 
 /* Refuse a call through the rig's world (the process-wide callback without a rig). */
@@ -154,11 +155,13 @@ sinew_ragdoll *sinew_create_ragdoll(sinew_rig *rig, const sinew_ragdoll_def *def
 	rd->world = sinew_rig_get_world(rig);
 	rd->def = d;
 	rd->state = SINEW_RIG_ANIMATED;
+	ragdoll_power_init(rd);
 	return rd;
 }
 
 void ragdoll_destroy_bodies(sinew_ragdoll *rd)
 {
+	ragdoll_power_release(rd);
 	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
 		if (sinew_joint_is_valid(rd->joints[p])) sinew_destroy_joint(rd->joints[p]);
 		rd->joints[p] = sinew_null_joint_id;
@@ -345,7 +348,9 @@ static bool enter_ragdoll(sinew_ragdoll *rd)
 	}
 	if (!build(rd, parts, &pose, v, w)) return false;
 	rd->unsolved = false;
-	return set_state(rd, SINEW_RIG_RAGDOLL);
+	bool ok = set_state(rd, SINEW_RIG_RAGDOLL);
+	ragdoll_power_on_build(rd);
+	return ok;
 }
 
 bool sinew_ragdoll_set_enabled(sinew_ragdoll *rd, bool enabled)
@@ -387,7 +392,9 @@ bool sinew_ragdoll_update(sinew_ragdoll *rd, float dt)
 	case SINEW_RIG_ANIMATED:
 	case SINEW_RIG_RAGDOLL: /* the rig keeps its bookkeeping (contacts, momentum) and poses nothing */
 		rd->unsolved = false;
-		return sinew_rig_update(rd->rig, dt);
+		if (!sinew_rig_update(rd->rig, dt)) return false;
+		ragdoll_power_update(rd, dt); /* the joints chase the rig's animated pose (power.c) */
+		return true;
 	case SINEW_RIG_RECOVERING:
 		if (!ragdoll_recovery_step(rd, dt)) return true;
 		ragdoll_finish_recovery(rd, false);
@@ -518,4 +525,5 @@ void sinew_ragdoll_draw(const sinew_ragdoll *rd, const sinew_debug_draw *draw)
 		draw->draw_solid_capsule(previous, q, half, ink, ink, draw->context);
 		previous = q;
 	}
+	ragdoll_power_draw(rd, draw);
 }

@@ -146,3 +146,11 @@ bool sinew_rig_solve_pose(const sinew_rig *rig, const sinew_rig_pose *pose, sine
 	rig_forward(&rig->skeleton, pose, NULL, parts);
 	return true;
 }
+
+bool sinew_rig_solve_pose_ik(const sinew_rig *rig, sinew_rig_pose *pose, sinew_rig_part_state parts[SINEW_PART_COUNT])
+{
+	if (rig == NULL || pose == NULL) return false;
+	solve_targets(&rig->skeleton, pose);
+	if (parts != NULL) rig_forward(&rig->skeleton, pose, NULL, parts);
+	return true;
+}

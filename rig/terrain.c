@@ -24,6 +24,10 @@ static const sinew_rig_marker foot_marker[FEET] = {SINEW_MARKER_LEFT_FOOT, SINEW
 /* Fall heights are measured to 1/1024 px, so a fall authored as 80 px is 80 px whatever the
  * rounding of the ray that found the ground. */
 #define FALL_QUANTUM 1024.0f
+/* After a ragdoll's stand-up the controller takes over the pose the recovery ended in; whatever of
+ * it the controller would place differently (a foot over a slope, an air pose's feet) it blends
+ * into its own placement over this long (docs/terrain.md, "After a ragdoll"), s. */
+#define RESUME_DURATION 0.25f
 
 struct rig_terrain {
 	sinew_rig_motion motion;
@@ -40,6 +44,8 @@ struct rig_terrain {
 	float walk_velocity;    /* the last grounded frame's actual signed x velocity, px/s */
 	float gait_phase;       /* [0, 1): left foot's phase; the right foot is half a cycle on */
 	float gait_amount;      /* 0 standing .. 1 full stride */
+	float gait_dir;         /* the stride's direction in the rig frame, +1 or -1: the last walk's, so a
+	                           stopping stride fades where it was rather than mirrored */
 
 	/* airborne */
 	sinew_vec2 air_velocity;
@@ -60,6 +66,12 @@ struct rig_terrain {
 	float landing_torso_angle;
 	sinew_vec2 landing_hand_start[HANDS];
 	sinew_vec2 landing_contacts[FEET]; /* world */
+
+	/* resuming after a ragdoll: the next grounded frame re-seeds from the pose as it stands */
+	bool resume_pending;
+	float resume_left;            /* seconds of the resume blend still to run */
+	float resume_root_dy;         /* the recovered root y less the controller's, at the re-seed */
+	sinew_vec2 resume_feet[FEET]; /* the recovered foot markers less the controller's, rig frame */
 };
 
 /* ---------------------------------------------------------------- small maths */
@@ -370,6 +382,8 @@ static void enter_airborne(sinew_rig *rig, rig_terrain *t, float vx)
 	t->air_time = 0.0f;
 	t->air_blocked = false;
 	t->air_top_y = sinew_rig_get_root(rig).p.y;
+	t->resume_pending = false; /* the fall starts from the pose as it stands: nothing to blend */
+	t->resume_left = 0.0f;
 	capture_air_pose(rig, t);
 }
 
@@ -468,21 +482,65 @@ static void place_feet(sinew_rig *rig, rig_terrain *t, float center_y, float dt)
 {
 	float target = t->walk_speed != 0.0f ? 1.0f : 0.0f;
 	t->gait_amount = lerpf(t->gait_amount, target, 1.0f - expf(-SINEW_RIG_WALK_BLEND_RESPONSE * dt));
-	/* the walk direction in the rig frame (LEFT mirrors x) */
-	float dir = sinew_rig_vector_to_local(rig, sinew_v2(t->walk_speed < 0.0f ? -1.0f : 1.0f, 0.0f)).x;
+	/* the walk direction in the rig frame (LEFT mirrors x); kept while the stride fades */
+	if (t->walk_speed != 0.0f)
+		t->gait_dir = sinew_rig_vector_to_local(rig, sinew_v2(t->walk_speed < 0.0f ? -1.0f : 1.0f, 0.0f)).x < 0.0f ? -1.0f : 1.0f;
+	if (t->gait_dir == 0.0f) t->gait_dir = 1.0f;
 	for (int f = 0; f < FEET; ++f) {
 		float p = t->gait_phase + 0.5f * (float)f;
 		float offset, lift;
 		gait_foot(p - floorf(p), &offset, &lift);
-		float x = t->foot_base_x[f] + (dir < 0.0f ? -1.0f : 1.0f) * offset * t->gait_amount;
+		float x = t->foot_base_x[f] + t->gait_dir * offset * t->gait_amount;
 		sinew_vec2 world = sinew_rig_to_world(rig, sinew_v2(x, 0.0f));
 		float ground = probe_foot(rig, t, world.x, center_y);
 		sinew_rig_set_marker(rig, foot_marker[f], sinew_rig_to_local(rig, sinew_v2(world.x, ground - lift * t->gait_amount)));
 	}
 }
 
+/* ---------------------------------------------------------------- resuming after a ragdoll */
+
+/* The first grounded frame after a ragdoll: the difference between the pose the stand-up ended in
+ * and the controller's own placement for the same state, with no time passing (the root on the
+ * ground under it at the ride height, the feet where the kept gait puts them). On flat ground,
+ * after a fall from standing or mid-walk, that is nothing: the recovery's end pose is the
+ * pre-ragdoll pose, which this controller made. The pose is left as it is. */
+static void seed_resume(sinew_rig *rig, rig_terrain *t)
+{
+	t->resume_pending = false;
+	t->resume_left = 0.0f;
+	sinew_transform root = sinew_rig_get_root(rig);
+	float ground_y;
+	if (!probe_center(rig, t, root.p.x, SINEW_RIG_TERRAIN_SUPPORT_RANGE, &ground_y)) return; /* it will fall */
+	sinew_vec2 feet[FEET];
+	for (int f = 0; f < FEET; ++f) feet[f] = sinew_rig_get_marker(rig, foot_marker[f]);
+	set_root_y(rig, ground_y - t->ride_height);
+	place_feet(rig, t, ground_y, 0.0f);
+	t->resume_root_dy = root.p.y - (ground_y - t->ride_height);
+	for (int f = 0; f < FEET; ++f) {
+		t->resume_feet[f] = sinew_sub(feet[f], sinew_rig_get_marker(rig, foot_marker[f]));
+		sinew_rig_set_marker(rig, foot_marker[f], feet[f]);
+	}
+	sinew_rig_set_root(rig, root);
+	t->resume_left = RESUME_DURATION;
+}
+
+/* Add what is left of the re-seeded difference (all of it at the re-seed, none after
+ * RESUME_DURATION, smoothstep between) to the frame the controller has just placed. */
+static void apply_resume(sinew_rig *rig, rig_terrain *t, float dt)
+{
+	if (!(t->resume_left > 0.0f)) return;
+	t->resume_left = sinew_maxf(t->resume_left - dt, 0.0f);
+	float w = smoothstep(0.0f, RESUME_DURATION, t->resume_left);
+	move_root(rig, 0.0f, w * t->resume_root_dy);
+	for (int f = 0; f < FEET; ++f) {
+		sinew_vec2 m = sinew_rig_get_marker(rig, foot_marker[f]);
+		sinew_rig_set_marker(rig, foot_marker[f], sinew_mul_add(m, w, t->resume_feet[f]));
+	}
+}
+
 static void update_grounded(sinew_rig *rig, rig_terrain *t, float dt)
 {
+	if (t->resume_pending) seed_resume(rig, t);
 	walk(rig, t, dt);
 	float ground_y;
 	if (!probe_center(rig, t, sinew_rig_get_root(rig).p.x, SINEW_RIG_TERRAIN_SUPPORT_RANGE, &ground_y)) {
@@ -492,6 +550,7 @@ static void update_grounded(sinew_rig *rig, rig_terrain *t, float dt)
 	}
 	set_root_y(rig, ground_y - t->ride_height);
 	place_feet(rig, t, ground_y, dt);
+	apply_resume(rig, t, dt);
 }
 
 /* ---------------------------------------------------------------- hooks */
@@ -529,14 +588,17 @@ void rig_terrain_update(sinew_rig *rig, rig_terrain *terrain, float dt)
 
 /* Seed §8: a ragdoll takes the figure as it is. The landing ends without restoring, the air pose
  * capture is dropped unwritten, momentum is cleared; following stays on (GROUNDED), so the rig
- * finds its support, or falls, when it is animated again. */
+ * finds its support, or falls, when it is animated again. The gait (phase and stride) is kept: the
+ * stand-up ends in the pre-ragdoll pose, which that gait placed, so the first animated frame
+ * re-seeds from the pose (seed_resume) and continues the stride rather than snapping to a stance. */
 void rig_terrain_on_ragdoll(sinew_rig *rig, rig_terrain *terrain)
 {
 	if (terrain == NULL || terrain->motion == SINEW_MOTION_DISABLED) return;
 	end_landing(rig, terrain, false);
 	terrain->air_velocity = sinew_v2(0.0f, 0.0f);
 	terrain->walk_velocity = 0.0f;
-	terrain->gait_amount = 0.0f;
+	terrain->resume_pending = true;
+	terrain->resume_left = 0.0f;
 }
 
 /* ---------------------------------------------------------------- public */
@@ -555,6 +617,8 @@ bool sinew_rig_set_terrain_following(sinew_rig *rig, bool enabled)
 	t->air_velocity = sinew_v2(0.0f, 0.0f);
 	t->walk_velocity = 0.0f;
 	t->gait_amount = 0.0f;
+	t->resume_pending = false;
+	t->resume_left = 0.0f;
 	return true;
 }
 

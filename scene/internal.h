@@ -67,6 +67,8 @@ typedef enum scene_op_kind {
 	SCENE_OP_WALK,
 	SCENE_OP_SPAWN,
 	SCENE_OP_DESTROY_GROUP,
+	SCENE_OP_SET_INFLUENCE,
+	SCENE_OP_SET_POWER,
 	SCENE_OP_COUNT
 } scene_op_kind;
 
@@ -86,12 +88,25 @@ typedef struct scene_op {
 	int rig;                      /* rig ops: index in scene_desc.rigs, or -1 */
 	float speed;                  /* walk: signed length units / s */
 	bool enabled;                 /* ragdoll: true limp, false stand up */
+	int limb;                     /* set_influence: a sinew_rig_limb, or -1 for the whole figure */
+	float influence;              /* set_influence: 0 .. 1 */
+	int preset;                   /* set_power: a sinew_ragdoll_power_preset */
 	sinew_vec2 *points;           /* spawn: where each instance goes (owned) */
 	int point_count;
 	bool has_vector, has_point, has_angular_velocity;
 } scene_op;
 
 typedef struct scene_template scene_template;
+
+/** A rig's "power" (scene/power.c): its ragdoll's drives (the preset's, with the file's "joints"
+ * entries over them), blend and root pull. */
+typedef struct scene_power_desc {
+	sinew_ragdoll_power_preset preset;
+	sinew_ragdoll_drive drives[SINEW_PART_COUNT];
+	float influence;
+	float limb_influence[SINEW_LIMB_COUNT];
+	sinew_ragdoll_root_pull root_pull;
+} scene_power_desc;
 
 /** One rig of "rigs": a stickman (the default skeleton, or the file's "skeleton" over it). state and joints are for the ragdoll
  * layer (RAGDOLL at the start; the joint model: 0 local, 1 godot). */
@@ -104,6 +119,8 @@ typedef struct scene_rig_desc {
 	int joints;
 	sinew_rig_skeleton skeleton; /* the default stickman's, with the file's "skeleton" entries over it */
 	bool has_skeleton;           /* the file gave "skeleton" (save writes it back) */
+	bool has_power;              /* the file gave "power" */
+	scene_power_desc power;
 } scene_rig_desc;
 
 /** Everything a scene file says, validated, in the API's units (radians). A template's bodies and
@@ -161,6 +178,7 @@ typedef enum scene_range {
 	SCENE_ANY,
 	SCENE_POSITIVE,
 	SCENE_NON_NEGATIVE,
+	SCENE_UNIT, /* 0 .. 1 */
 } scene_range;
 
 /* locate.c */
@@ -225,6 +243,20 @@ int scene_desc_find_body(const scene_desc *desc, const char *name);
 /** Index of the shape named name, or -1. */
 int scene_desc_find_shape(const scene_desc *desc, const char *name);
 void scene_desc_free(scene_desc *desc);
+
+/* power.c */
+/** The rig limbs' names in files: "left_arm", "right_arm", "left_leg", "right_leg". */
+extern const char *const scene_rig_limb_names[];
+/** A rig's "power" object into desc (the defaults first: limp, influence 1, no root pull). */
+bool scene_parse_power(scene_parser *p, json_t *o, const char *path, scene_power_desc *desc);
+/** The preset names as a NULL-terminated choice list. */
+void scene_power_preset_names(const char *names[SINEW_POWER_PRESET_COUNT + 1]);
+/** The defaults of a rig without "power". */
+void scene_power_defaults(scene_power_desc *desc);
+/** Give a new ragdoll what desc says (its preset, drives, blend and root pull). */
+bool scene_apply_power(sinew_ragdoll *ragdoll, const scene_power_desc *desc);
+/** The ragdoll's power as a "power" object, or NULL when it is the defaults' (limp, 1, no pull). */
+json_t *scene_save_power(const sinew_ragdoll *ragdoll);
 
 /* rigs.c */
 /** The "rigs" array: every key checked, names unique. */

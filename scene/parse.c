@@ -110,12 +110,13 @@ bool scene_expect_object(scene_parser *p, json_t *value, const char *path)
 static bool to_float(scene_parser *p, json_t *value, const char *path, scene_range range, float *out)
 {
 	static const char *const expected[] = {"expected a number", "expected a positive number",
-	                                       "expected a number >= 0"};
+	                                       "expected a number >= 0", "expected a number from 0 to 1"};
 	if (!json_is_number(value)) return scene_fail(p, path, "%s", expected[range]);
 	double d = json_number_value(value);
 	float f = (float)d;
 	if (!isfinite(f)) return scene_fail(p, path, "number out of range");
-	if ((range == SCENE_POSITIVE && !(f > 0.0f)) || (range == SCENE_NON_NEGATIVE && !(f >= 0.0f))) {
+	if ((range == SCENE_POSITIVE && !(f > 0.0f)) || (range == SCENE_NON_NEGATIVE && !(f >= 0.0f)) ||
+	    (range == SCENE_UNIT && !(f >= 0.0f && f <= 1.0f))) {
 		return scene_fail(p, path, "%s", expected[range]);
 	}
 	*out = f;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const rig_keys[] = {"name", "kind", "position", "facing", "state", "terrain", "joints", "skeleton", NULL};
+static const char *const rig_keys[] = {"name", "kind", "position", "facing", "state", "terrain", "joints", "skeleton", "power", NULL};
 static const char *const bone_keys[] = {"offset", "angle", "length", "proxy_radius", NULL};
 static const char *const kind_names[] = {"stickman", NULL};
 const char *const scene_rig_facing_names[] = {"right", "left", "forward", NULL};
@@ -67,6 +67,13 @@ static bool parse_rig(scene_parser *p, json_t *o, const char *path, scene_rig_de
 		scene_path_key(skpath, path, "skeleton");
 		if (!parse_skeleton(p, sk, skpath, &r->skeleton)) return false;
 		r->has_skeleton = true;
+	}
+	json_t *power = json_object_get(o, "power");
+	if (power != NULL) {
+		char ppath[SCENE_PATH_SIZE];
+		scene_path_key(ppath, path, "power");
+		if (!scene_parse_power(p, power, ppath, &r->power)) return false;
+		r->has_power = true;
 	}
 	r->facing = (sinew_rig_facing)facing;
 	r->state = state == 1 ? SINEW_RIG_RAGDOLL : SINEW_RIG_ANIMATED;

@@ -551,6 +551,8 @@ static json_t *save_rig(saver *s, int index)
 	if (sinew_rig_get_motion(rig) != SINEW_MOTION_DISABLED) set(s, o, "terrain", json_true());
 	if (d->joints != 0) set(s, o, "joints", json_string(scene_rig_joints_names[d->joints]));
 	if (d->has_skeleton) set(s, o, "skeleton", save_skeleton(s, sinew_rig_get_skeleton(rig)));
+	json_t *power = scene_save_power(sinew_scene_get_ragdoll(s->scene, index));
+	if (power != NULL) set(s, o, "power", power);
 	return o;
 }
 

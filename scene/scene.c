@@ -250,6 +250,9 @@ static bool build_rigs(sinew_scene *s, scene_parser *p)
 		rd.joint_model = d->rigs[i].joints == 1 ? SINEW_RAGDOLL_GODOT : SINEW_RAGDOLL_LOCAL;
 		s->ragdolls[i] = sinew_create_ragdoll(s->rigs[i], &rd);
 		if (s->ragdolls[i] == NULL) return scene_fail(p, path, "the ragdoll layer refused this rig: %s", s->last_error);
+		if (d->rigs[i].has_power && !scene_apply_power(s->ragdolls[i], &d->rigs[i].power)) {
+			return scene_fail(p, path, "the ragdoll layer refused this rig's power: %s", s->last_error);
+		}
 		if (d->rigs[i].state == SINEW_RIG_RAGDOLL && !sinew_ragdoll_set_enabled(s->ragdolls[i], true)) {
 			return scene_fail(p, path, "the ragdoll layer could not make this rig limp: %s", s->last_error);
 		}
@@ -533,6 +536,10 @@ static bool apply_op(sinew_scene *s, const scene_op *op)
 	case SCENE_OP_TOGGLE_RAGDOLL: return sinew_ragdoll_toggle(s->ragdolls[op->rig]);
 	case SCENE_OP_SNAP_TO_STANDING: return sinew_ragdoll_snap_to_standing(s->ragdolls[op->rig]);
 	case SCENE_OP_WALK: return sinew_rig_walk(s->rigs[op->rig], op->speed);
+	case SCENE_OP_SET_INFLUENCE:
+		if (op->limb < 0) return sinew_ragdoll_set_influence(s->ragdolls[op->rig], op->influence);
+		return sinew_ragdoll_set_limb_influence(s->ragdolls[op->rig], (sinew_rig_limb)op->limb, op->influence);
+	case SCENE_OP_SET_POWER: return sinew_ragdoll_set_power(s->ragdolls[op->rig], (sinew_ragdoll_power_preset)op->preset);
 	default: return scene_apply_op(op, s->bodies, s->joints);
 	}
 }

@@ -10,7 +10,8 @@
 
 static const char *const op_names[SCENE_OP_COUNT + 1] = {
 	"impulse", "velocity", "enable_body", "disable_body", "set_type", "destroy_body", "destroy_joint",
-	"rebuild_joint", "ragdoll", "toggle_ragdoll", "snap_to_standing", "walk", "spawn", "destroy_group", NULL};
+	"rebuild_joint", "ragdoll", "toggle_ragdoll", "snap_to_standing", "walk", "spawn", "destroy_group",
+	"set_influence", "set_power", NULL};
 
 static const char *const impulse_keys[] = {"step", "op", "body", "impulse", "point", NULL};
 static const char *const velocity_keys[] = {"step", "op", "body", "linear_velocity", "angular_velocity", NULL};
@@ -22,6 +23,8 @@ static const char *const group_op_keys[] = {"step", "op", "group", NULL};
 static const char *const ragdoll_keys[] = {"step", "op", "rig", "enabled", NULL};
 static const char *const rig_op_keys[] = {"step", "op", "rig", NULL};
 static const char *const walk_keys[] = {"step", "op", "rig", "speed", NULL};
+static const char *const influence_keys[] = {"step", "op", "rig", "influence", "limb", NULL};
+static const char *const power_op_keys[] = {"step", "op", "rig", "preset", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
 {
@@ -129,6 +132,7 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	op->group = -1;
 	op->template_index = -1;
 	op->rig = -1;
+	op->limb = -1;
 	switch (op->kind) {
 	case SCENE_OP_IMPULSE:
 		op->has_point = json_object_get(o, "point") != NULL;
@@ -172,6 +176,17 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 	case SCENE_OP_WALK:
 		return scene_check_keys(p, o, path, walk_keys) && get_rig(p, o, path, op) && scene_require(p, o, path, "speed") &&
 		       scene_get_number(p, o, path, "speed", SCENE_ANY, &op->speed);
+	case SCENE_OP_SET_INFLUENCE:
+		return scene_check_keys(p, o, path, influence_keys) && get_rig(p, o, path, op) &&
+		       scene_require(p, o, path, "influence") &&
+		       scene_get_number(p, o, path, "influence", SCENE_UNIT, &op->influence) &&
+		       scene_get_choice(p, o, path, "limb", scene_rig_limb_names, &op->limb);
+	case SCENE_OP_SET_POWER: {
+		const char *presets[SINEW_POWER_PRESET_COUNT + 1];
+		scene_power_preset_names(presets);
+		return scene_check_keys(p, o, path, power_op_keys) && get_rig(p, o, path, op) &&
+		       scene_require(p, o, path, "preset") && scene_get_choice(p, o, path, "preset", presets, &op->preset);
+	}
 	case SCENE_OP_COUNT:
 		break;
 	}
@@ -303,6 +318,8 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew
 	case SCENE_OP_DESTROY_GROUP:
 		break; /* the scene applies these itself: they make and unmake what the file did not list */
 	case SCENE_OP_WALK:
+	case SCENE_OP_SET_INFLUENCE:
+	case SCENE_OP_SET_POWER:
 		break; /* the scene applies it to its rig */
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:

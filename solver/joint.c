@@ -1054,9 +1054,9 @@ float sinew_joint_get_limit_violation(sinew_joint_id joint_id)
 	sinew_joint_frame f = sinew_joint_current_frame(w, j);
 	float value, lower = j->limit.lower, upper = j->limit.upper;
 	switch ((sinew_joint_type)j->type) {
-	case SINEW_PIN_JOINT: value = sinew_joint_swing_angle(j, &f); break;
+	case SINEW_PIN_JOINT: value = sinew_joint_swing_in_band(j, &f); break;
 	case SINEW_REVOLUTE_JOINT:
-		value = j->limit.frame == SINEW_LIMIT_WORLD ? sinew_joint_swing_angle(j, &f) : sinew_joint_relative_angle(j, &f);
+		value = j->limit.frame == SINEW_LIMIT_WORLD ? sinew_joint_swing_in_band(j, &f) : sinew_joint_relative_angle(j, &f);
 		break;
 	case SINEW_PRISMATIC_JOINT:
 	case SINEW_WHEEL_JOINT: value = sinew_dot(sinew_joint_axis(j, &f), sinew_sub(f.p_b, f.p_a)); break;

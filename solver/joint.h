@@ -7,6 +7,9 @@
 #include "world.h"
 
 #define SINEW_MAX_JOINT_ROWS 6
+/* The most a world-frame limit's position error closes in one correction, radians (about 3 degrees;
+ * see sinew_rows_swing_limit). */
+#define SINEW_SWING_MAX_CORRECTION 0.05f
 
 typedef enum sinew_row_kind {
 	SINEW_ROW_EQUALITY, /* rigid, unbounded: C = 0 */
@@ -124,6 +127,8 @@ void sinew_row_angle(sinew_joint_row *row, float c);                     /* rela
 void sinew_row_linear(sinew_joint_row *row, const sinew_joint_frame *f, sinew_vec2 axis, float c); /* along axis, axis fixed in A */
 void sinew_row_swing(sinew_joint_row *row, const sinew_joint_frame *f, float c); /* the A-centre -> B-centre direction */
 int sinew_rows_limit(sinew_joint_row *rows, const sinew_joint_row *shape, float value, float lower, float upper);
+/* the two limit rows of a world-frame (swing) limit; a crossed bound's error capped (joint_rows.c) */
+int sinew_rows_swing_limit(sinew_joint_row *rows, const sinew_joint *j, const sinew_joint_frame *f);
 int sinew_rows_motor(sinew_joint_row *rows, const sinew_joint_row *shape, const sinew_joint_motor *motor);
 int sinew_rows_spring(sinew_joint_row *rows, const sinew_joint_row *shape, float value, const sinew_joint_spring *spring);
 
@@ -131,6 +136,7 @@ int sinew_rows_spring(sinew_joint_row *rows, const sinew_joint_row *shape, float
 sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_joint *j);
 float sinew_joint_relative_angle(const sinew_joint *j, const sinew_joint_frame *f);
 float sinew_joint_swing_angle(const sinew_joint *j, const sinew_joint_frame *f);
+float sinew_joint_swing_in_band(const sinew_joint *j, const sinew_joint_frame *f); /* outside: towards the nearer bound */
 sinew_vec2 sinew_joint_axis(const sinew_joint *j, const sinew_joint_frame *f);
 
 /* joint.c: the step's joint stages. */

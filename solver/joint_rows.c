@@ -63,6 +63,21 @@ float sinew_joint_swing_angle(const sinew_joint *j, const sinew_joint_frame *f)
 	return wrap_angle(atan2f(d.y, d.x) - j->swing_reference);
 }
 
+/* The swing taken a whole turn towards the band when that brings it nearer: outside its band the
+ * swing is measured to the nearer bound, the way round the world that is shorter. A hinge band
+ * (an elbow's 155 degrees) leaves more than half the circle outside it, and the swing of a
+ * centre-to-centre line jumps half a turn when the line passes through zero length (a limb folding
+ * onto its parent: the centres cross); measured in (-pi, pi] the bound behind would be pushed
+ * towards the long way round, through the whole forbidden arc. Inside the band it is the swing. */
+float sinew_joint_swing_in_band(const sinew_joint *j, const sinew_joint_frame *f)
+{
+	float phi = sinew_joint_swing_angle(j, f), lower = j->limit.lower, upper = j->limit.upper;
+	const float turn = 2.0f * SINEW_PI;
+	if (phi < lower && phi + turn - upper < lower - phi) return phi + turn;
+	if (phi > upper && lower + turn - phi < phi - upper) return phi - turn;
+	return phi;
+}
+
 sinew_vec2 sinew_joint_axis(const sinew_joint *j, const sinew_joint_frame *f)
 {
 	return sinew_rotate(f->q_a, j->local_axis_a);
@@ -119,6 +134,25 @@ void sinew_row_swing(sinew_joint_row *row, const sinew_joint_frame *f, float c)
 		row->jb[0] = p.x, row->jb[1] = p.y;
 	}
 	row->c = c;
+}
+
+int sinew_rows_swing_limit(sinew_joint_row *rows, const sinew_joint *j, const sinew_joint_frame *f)
+{
+	float phi = sinew_joint_swing_in_band(j, f);
+	sinew_joint_row swing;
+	sinew_row_swing(&swing, f, phi);
+	int n = sinew_rows_limit(rows, &swing, phi, j->limit.lower, j->limit.upper);
+	/* A crossed world-frame bound is closed at most SINEW_SWING_MAX_CORRECTION per correction. The
+	 * row is against the world's directions, not the parent's: a figure whose ground contacts push
+	 * a limb past its world bound (or whose limb folded through its parent and flipped the swing half
+	 * a turn) can find it tens of degrees out. The tree's position projection is one linear step,
+	 * and closing such a gap in one step turns the bodies by as much: their anchors, which the
+	 * same step keeps together only to first order, came apart (measured in scenes/harness_godot.json,
+	 * 29 px). A tree's velocity pass holds a crossed bound still (no bias), so there the cap only paces
+	 * the projection, about 14 degrees a frame at 60 Hz and 4 substeps; a row solved one by one (a soft
+	 * pin's) has its bias bounded by it. Either way the bound stays rigid against further crossing. */
+	for (int k = 0; k < n; ++k) rows[k].c = sinew_maxf(rows[k].c, -SINEW_SWING_MAX_CORRECTION);
+	return n;
 }
 
 static void copy_shape(sinew_joint_row *row, const sinew_joint_row *shape, float sign)

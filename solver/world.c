@@ -365,6 +365,7 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->loop_backup);
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->sweep_fractions);
+	stbds_arrfree(w->sweep_pivots);
 	s_worlds[w->index] = NULL;
 	sinew_free(w);
 	return true;

@@ -160,6 +160,15 @@ typedef struct sinew_contact_constraint {
 	int32_t point_count;
 } sinew_contact_constraint;
 
+/* Continuous collision: the end of a fast body's shape that touched an obstacle at the start of the
+ * step (continuous.c). */
+typedef struct sinew_sweep_pivot {
+	sinew_vec2 point;  /* the end's centre, body frame (the centre of mass when none) */
+	float radius;      /* the end's radius */
+	float gap;         /* its signed gap to the obstacle at the start of the step */
+	int32_t obstacle;  /* shape index; SINEW_NULL_INDEX: the body touched nothing */
+} sinew_sweep_pivot;
+
 typedef struct sinew_world {
 	sinew_world_def def;
 	float lengths; /* length_units_per_meter */
@@ -211,6 +220,7 @@ typedef struct sinew_world {
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
 	float *loop_backup;                      /* velocities and impulses kept while the matrix is found */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
+	struct sinew_sweep_pivot *sweep_pivots;  /* and the end of the body it stood on, if any */
 	float joint_bias_rate;                   /* position correction of rigid joint rows, 1/s, this step */
 	struct { float bias_rate, mass_scale, impulse_scale; } joint_soft; /* loop-closing rows, this step */
 	sinew_vec2 gravity;

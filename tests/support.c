@@ -92,3 +92,45 @@ sinew_scene *must_load_scene(const char *text)
 	assert_non_null(scene);
 	return scene;
 }
+
+static float wrap_pi(float a)
+{
+	a = remainderf(a, 2.0f * SINEW_PI);
+	return a <= -SINEW_PI ? a + 2.0f * SINEW_PI : a;
+}
+
+/* How far angle a is outside [lower, upper], the short way round (0 inside). */
+static float outside_band(float a, float lower, float upper)
+{
+	if (a >= lower && a <= upper) return 0.0f;
+	float turn = 2.0f * SINEW_PI;
+	float below = fmodf(fmodf(lower - a, turn) + turn, turn), above = fmodf(fmodf(a - upper, turn) + turn, turn);
+	return fminf(below, above);
+}
+
+void world_band_frame(world_band_watch *w, const sinew_ragdoll *rd)
+{
+	if (sinew_ragdoll_get_state(rd) != SINEW_RIG_RAGDOLL) return;
+	w->frames += 1;
+	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+		sinew_joint_id j = sinew_ragdoll_get_joint(rd, (sinew_rig_part)p);
+		if (!sinew_joint_is_valid(j)) continue;
+		sinew_body_id a = sinew_joint_get_body_a(j), b = sinew_joint_get_body_b(j);
+		float relative = wrap_pi(sinew_body_get_angle(b) - sinew_body_get_angle(a));
+		bool fresh = !SINEW_ID_EQUALS(w->joints[p], j);
+		bool folded = !fresh && fabsf(relative) > 0.5f * SINEW_PI && fabsf(w->relative[p]) > 0.5f * SINEW_PI &&
+		              (relative > 0.0f) != (w->relative[p] > 0.0f);
+		if (fresh) w->since_fold[p] = WORLD_BAND_FOLD_FRAMES;
+		if (folded) w->folds += 1, w->since_fold[p] = 0;
+		else if (w->since_fold[p] < WORLD_BAND_FOLD_FRAMES) w->since_fold[p] += 1;
+		w->joints[p] = j;
+		w->relative[p] = relative;
+		sinew_joint_limit limit = sinew_joint_get_limit(j);
+		if (!limit.enabled) continue;
+		sinew_vec2 d = sinew_sub(sinew_body_get_world_center(b), sinew_body_get_world_center(a));
+		float swing = wrap_pi(atan2f(d.y, d.x) - sinew_joint_get_swing_reference(j));
+		float over = outside_band(swing, limit.lower, limit.upper);
+		w->over_any = fmaxf(w->over_any, over);
+		if (w->since_fold[p] >= WORLD_BAND_FOLD_FRAMES && sinew_length(d) >= WORLD_BAND_MIN_LINE) w->over_max = fmaxf(w->over_max, over);
+	}
+}

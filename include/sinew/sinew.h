@@ -74,6 +74,11 @@ SINEW_API sinew_vec2 sinew_world_get_gravity(sinew_world_id world);
 /** Turn sleeping on or off (off wakes every body). */
 SINEW_API bool sinew_world_enable_sleep(sinew_world_id world, bool flag);
 SINEW_API bool sinew_world_enable_continuous(sinew_world_id world, bool flag);
+/** Make the world point new_origin the new origin: every body, shape, world-side joint anchor, contact
+ * point and broadphase box moves by -new_origin at once (for worlds larger than floats resolve well:
+ * docs/guide.md, "Large worlds"). Refused while the world is locked, for a non-finite origin, or
+ * when a body would leave the numeric envelope; a refusal changes nothing. */
+SINEW_API bool sinew_world_shift_origin(sinew_world_id world, sinew_vec2 new_origin);
 /** Contact stiffness (Hz), damping ratio and push-out speed (m/s). */
 SINEW_API bool sinew_world_set_contact_tuning(sinew_world_id world, float hertz, float damping_ratio, float push_speed);
 SINEW_API bool sinew_world_set_restitution_threshold(sinew_world_id world, float speed);
@@ -336,7 +341,8 @@ SINEW_API float sinew_joint_get_translation(sinew_joint_id joint);
 /** Rate of change of the translation, length units / s. */
 SINEW_API float sinew_joint_get_linear_speed(sinew_joint_id joint);
 /** How far the current angle or translation is outside the limit (0 inside or without a limit),
- * measured in the limit's own frame: radians or length units. */
+ * measured in the limit's own frame: radians or length units. A world-frame limit's swing is
+ * measured to the nearer bound, the short way round. */
 SINEW_API float sinew_joint_get_limit_violation(sinew_joint_id joint);
 
 SINEW_API int sinew_body_get_joint_count(sinew_body_id body);

@@ -22,10 +22,7 @@ int sinew_pin_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint
 	}
 	n += 2;
 	if (j->limit.enabled) {
-		float phi = sinew_joint_swing_angle(j, f);
-		sinew_joint_row swing;
-		sinew_row_swing(&swing, f, phi);
-		n += sinew_rows_limit(rows + n, &swing, phi, j->limit.lower, j->limit.upper);
+		n += sinew_rows_swing_limit(rows + n, j, f);
 	}
 	if (j->motor.enabled) {
 		sinew_joint_row angle;

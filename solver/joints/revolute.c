@@ -22,10 +22,7 @@ int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_
 	sinew_row_angle(&angle, theta);
 	if (j->limit.enabled) {
 		if (j->limit.frame == SINEW_LIMIT_WORLD) {
-			float phi = sinew_joint_swing_angle(j, f);
-			sinew_joint_row swing;
-			sinew_row_swing(&swing, f, phi);
-			n += sinew_rows_limit(rows + n, &swing, phi, j->limit.lower, j->limit.upper);
+			n += sinew_rows_swing_limit(rows + n, j, f);
 		} else {
 			n += sinew_rows_limit(rows + n, &angle, theta, j->limit.lower, j->limit.upper);
 		}
