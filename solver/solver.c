@@ -81,16 +81,21 @@ static sinew_vec2 clamp_speed(sinew_vec2 v, float max_speed)
 	return sinew_scale(max_speed / sqrtf(sinew_dot(u, u)), u);
 }
 
+/* v, or v scaled down to max_speed when faster. */
+static sinew_vec2 limit_speed(sinew_vec2 v, float max_speed)
+{
+	float speed2 = sinew_dot(v, v);
+	if (!(speed2 > max_speed * max_speed)) return v;
+	return isinf(speed2) ? clamp_speed(v, max_speed) : sinew_scale(max_speed / sqrtf(speed2), v);
+}
+
 static void integrate_positions(sinew_world *w, float h)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	float max_speed = w->max_linear_speed, max_speed2 = max_speed * max_speed;
 	int n = (int)stbds_arrlen(w->solver_bodies);
 	for (int i = 1; i < n; ++i) {
 		sinew_solver_body *b = &bodies[i];
-		float speed2 = sinew_dot(b->v, b->v);
-		if (speed2 > max_speed2)
-			b->v = isinf(speed2) ? clamp_speed(b->v, max_speed) : sinew_scale(max_speed / sqrtf(speed2), b->v);
+		b->v = limit_speed(b->v, w->max_linear_speed);
 		/* the rotation's integration squares h w: bound it like the linear speed */
 		if (fabsf(b->w) > SINEW_MAX_ANGULAR_SPEED) b->w = copysignf(SINEW_MAX_ANGULAR_SPEED, b->w);
 		b->dp = sinew_mul_add(b->dp, h, b->v);
@@ -109,9 +114,13 @@ static void finalize_bodies(sinew_world *w)
 	for (int i = 1; i < n; ++i) {
 		const sinew_solver_body *sb = &w->solver_bodies[i];
 		sinew_body *b = &w->bodies[w->awake_bodies[i]];
-		b->v = sb->v;
+		/* The relax passes and restitution change velocities after the integration's clamp (a
+		 * bounce off a kinematic body that closes in adds twice its speed): clamp the velocity
+		 * kept, and the velocity read from it (v + v_half), once more. */
+		b->v = limit_speed(sb->v, w->max_linear_speed);
 		b->w = sb->w;
-		b->v_half = sinew_scale(0.5f, sinew_sub(sb->v, sb->v0));
+		b->v_half = sinew_scale(0.5f, sinew_sub(b->v, sb->v0));
+		b->v_half = sinew_sub(limit_speed(sinew_add(b->v, b->v_half), w->max_linear_speed), b->v);
 		b->w_half = 0.5f * (sb->w - sb->w0);
 		b->center = sinew_add(b->center0, sb->dp);
 		b->xf.q = sinew_mul_rot(sb->dq, b->q0);

@@ -212,6 +212,10 @@ static void stale_world(void **state)
 	/* a new world in the same slot does not revive the old handle */
 	sinew_world_id w2 = make_world(NULL);
 	assert_false(sinew_world_is_valid(w));
+	/* SINEW_ID_EQUALS works on world handles too: same slot, another generation */
+	assert_int_equal(w2.index1, w.index1);
+	assert_false(SINEW_ID_EQUALS(w, w2));
+	assert_true(SINEW_ID_EQUALS(w2, sinew_body_get_world(make_box(w2, 0.0f, 0.0f, 0.5f, 0.5f, 1.0f, 0.6f))));
 	sinew_destroy_world(w2);
 	recorder_install(&f->rec);
 	f->rec.count = 0;

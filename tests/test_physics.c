@@ -310,6 +310,41 @@ static void kinematic_paddle_pushes(void **state)
 	sinew_destroy_world(world);
 }
 
+/* maximum_linear_speed holds for every body's velocity, however late in the step it is made: a
+ * ball at 25 m/s meets a kinematic paddle closing at 20 m/s with restitution 1, so the bounce
+ * (applied after the integration's clamp) would send it back at 65 m/s; the step's velocities
+ * are clamped once more at its end. */
+static void bounce_keeps_maximum_speed(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	wd.gravity = sinew_v2(0.0f, 0.0f);
+	wd.maximum_linear_speed = 30.0f;
+	sinew_world_id world = sinew_create_world(&wd);
+	sinew_body_def bd = sinew_default_body_def();
+	bd.type = SINEW_KINEMATIC_BODY;
+	bd.position = sinew_v2(3.0f, 0.0f);
+	bd.linear_velocity = sinew_v2(-20.0f, 0.0f);
+	sinew_body_id paddle = sinew_create_body(world, &bd);
+	sinew_shape_def sd = sinew_default_shape_def();
+	sd.restitution = 1.0f;
+	sinew_polygon slab = sinew_make_box(0.5f, 2.0f);
+	sinew_create_polygon_shape(paddle, &sd, &slab);
+	sinew_body_id ball = make_ball(world, 0.0f, 0.0f, 0.25f, 1.0f);
+	sinew_body_set_linear_velocity(ball, sinew_v2(25.0f, 0.0f));
+	float fastest = 0.0f, back = 0.0f;
+	for (int i = 0; i < 10; ++i) {
+		step_n(world, 1);
+		sinew_vec2 v = sinew_body_get_linear_velocity(ball);
+		fastest = sinew_maxf(fastest, sinew_length(v));
+		back = sinew_minf(back, v.x);
+	}
+	print_message("bounced ball: fastest %.1f m/s, back at %.1f m/s (maximum 30)\n", (double)fastest, (double)back);
+	assert_true(back < -25.0f);                     /* it bounced back faster than it came */
+	assert_true(fastest <= 30.0f * (1.0f + 1e-6f)); /* and never faster than the maximum */
+	sinew_destroy_world(world);
+}
+
 static void kinematic_move_to_reaches_target(void **state)
 {
 	(void)state;
@@ -492,6 +527,7 @@ int main(void)
 		cmocka_unit_test(sensors_report_and_never_push),
 		cmocka_unit_test(kinematic_paddle_pushes),
 		cmocka_unit_test(kinematic_move_to_reaches_target),
+		cmocka_unit_test(bounce_keeps_maximum_speed),
 		cmocka_unit_test(disable_and_change_type),
 		cmocka_unit_test(same_scene_same_hash),
 		cmocka_unit_test(contacts_follow_reused_shapes),

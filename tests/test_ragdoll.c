@@ -285,6 +285,7 @@ static void test_momentum_handoff(void **state)
 typedef struct tumble_stats {
 	float sep_max, hinge_over_max, speed_end;
 	float drift_end;      /* how far any body moved over the last second, px */
+	float sink_end;       /* flat ground: how deep the lowest point of any body lies in it at the end, px */
 	float world_over_any; /* godot: the worst world-band overshoot in any frame, folds included */
 	int folds;            /* godot: limbs that folded through their parent */
 	bool prop_touched;
@@ -342,6 +343,9 @@ static tumble_stats tumble(terrain_kind terrain, sinew_ragdoll_joint_model model
 		sinew_body_id b = sinew_ragdoll_get_body(f.rd, p);
 		s.speed_end = fmaxf(s.speed_end, sinew_length(sinew_body_get_linear_velocity(b)));
 		s.drift_end = fmaxf(s.drift_end, sinew_distance(sinew_body_get_world_center(b), settled[p]));
+		sinew_shape_id shape;
+		if (terrain == FLAT && sinew_body_get_shapes(b, &shape, 1) == 1)
+			s.sink_end = fmaxf(s.sink_end, sinew_shape_get_aabb(shape).upper.y - FEET_Y);
 	}
 	/* A prop dropped on the resting ragdoll lands on it and stays above the ground. */
 	sinew_vec2 top = sinew_body_get_world_center(sinew_ragdoll_get_body(f.rd, SINEW_PART_TORSO));
@@ -377,12 +381,16 @@ static void check_tumble(terrain_kind terrain, sinew_ragdoll_joint_model model, 
 		printf("# tumble %s: %d folds through a parent, world-band overshoot right after them %.2f deg\n", name, s.folds,
 		       (double)(s.world_over_any / DEG));
 	}
+	if (terrain == FLAT) printf("# tumble %s: at rest %.2f px deep in the ground\n", name, (double)s.sink_end);
 	assert_true(s.sep_max < 2.0f);
 	assert_true(s.hinge_over_max < 1.0f * DEG);
 	/* At rest: nothing moves. The godot figure lies with a limb held against the ground by its world
 	 * band, and the solver's last pass leaves that limb a speed it never travels (the band and the
 	 * ground contact disagree within the substep): its rest is asserted by where it is. */
 	if (model == SINEW_RAGDOLL_LOCAL) assert_true(s.speed_end < 5.0f);
+	/* Lying on the ground, not in it: the local figure within the contact's slop. The godot figure's
+	 * limb held down by its world band sinks further (docs/ragdoll.md): measured, not asserted. */
+	if (model == SINEW_RAGDOLL_LOCAL) assert_true(s.sink_end < 2.0f);
 	assert_true(s.drift_end < 5.0f); /* the same 5 px/s, on average over the last second */
 	assert_true(s.prop_touched);
 }

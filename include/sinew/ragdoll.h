@@ -32,7 +32,7 @@ typedef enum sinew_ragdoll_joint_model {
 	SINEW_RAGDOLL_GODOT  /**< pin joints, limits in the world frame from the spawn-time centre line (Godot's PinJoint2D) */
 } sinew_ragdoll_joint_model;
 
-/** One ragdoll body of the table (seed 000 §5.1). */
+/** One ragdoll body of the table (the game's; defaults in ragdoll/ragdoll.c). */
 typedef struct sinew_ragdoll_body_def {
 	float radius;          /**< capsule radius (the head: circle radius), length units */
 	float mass;            /**< kg */
@@ -40,7 +40,7 @@ typedef struct sinew_ragdoll_body_def {
 	float angular_damping; /**< 1/s */
 } sinew_ragdoll_body_def;
 
-/** The joint that attaches a part to its parent (seed 000 §5.2). Elbows and knees take their fold
+/** The joint that attaches a part to its parent (the game's table). Elbows and knees take their fold
  * side from the live bend flags: the band below is for an unflipped limb in the rig frame and is
  * mirrored for a flipped one (and again for a LEFT-facing rig). */
 typedef struct sinew_ragdoll_joint_def {

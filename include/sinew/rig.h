@@ -237,7 +237,7 @@ SINEW_API bool sinew_solve_two_bone_ik(sinew_vec2 origin, float l1, float l2, si
 
 /* ---------------------------------------------------------------- momentum */
 
-/** The root's velocity tracked from frame deltas (seed: _track_momentum), length units / s. */
+/** The root's velocity tracked from frame deltas (as the game's rig tracks momentum), length units / s. */
 SINEW_API sinew_vec2 sinew_rig_get_linear_velocity(const sinew_rig *rig);
 /** The root's angular velocity from frame deltas, rad/s. */
 SINEW_API float sinew_rig_get_angular_velocity(const sinew_rig *rig);
@@ -246,7 +246,7 @@ SINEW_API float sinew_rig_get_angular_velocity(const sinew_rig *rig);
 
 /** The kinematic proxy body of a part (the null id when the rig has none). Its user data points
  * at a sinew_rig_proxy_info. A proxy follows its part as animated, without the hit reactions'
- * offsets (a flinch is shown, it does not push props: seed 003 §6.4). */
+ * offsets (a flinch is shown, it does not push props). */
 SINEW_API sinew_body_id sinew_rig_get_proxy(const sinew_rig *rig, sinew_rig_part part);
 /** What a proxy body's user data points at. */
 typedef struct sinew_rig_proxy_info {
@@ -299,8 +299,8 @@ SINEW_API bool sinew_rig_is_visible(const sinew_rig *rig);
 
 /* ---------------------------------------------------------------- terrain motion (docs/terrain.md) */
 
-/* The terrain controller's constants, in one place: px, seconds, y down. Seed 001 §3 (the game's
- * shipped tuning) first, then the terrain ones it assumes. */
+/* The terrain controller's constants, in one place: px, seconds, y down. The game's shipped tuning
+ * first, then the terrain ones it assumes. */
 #define SINEW_RIG_AIR_DRAG_X 0.75f                    /**< exponential damping of air velocity x, 1/s */
 #define SINEW_RIG_AIR_POSE_START_SPEED 240.0f         /**< downward px/s where the air pose starts */
 #define SINEW_RIG_AIR_POSE_FULL_SPEED 1200.0f         /**< downward px/s of the full air pose */
