@@ -5,6 +5,9 @@
 
 #include "sinew/ragdoll.h"
 
+/** Ragdoll collision groups: bit 31 plus the torso body's slot, clear of small user groups. */
+#define RAGDOLL_GROUP_BASE 0x80000000u
+
 /** The seven x offsets of the ground probe's fan (seed 002 Fix 1), length units. */
 #define RAGDOLL_PROBE_RAYS 7
 
@@ -44,6 +47,19 @@ typedef struct ragdoll_power {
 	sinew_joint_motor motor[SINEW_PART_COUNT];
 } ragdoll_power;
 
+/** One limb of a partial ragdoll (limb.c). */
+typedef enum ragdoll_limb_mode {
+	RAGDOLL_LIMB_ANIMATED,
+	RAGDOLL_LIMB_PHYSICAL,  /**< its two bones are bodies jointed to the anchor */
+	RAGDOLL_LIMB_REJOINING  /**< blending from where it was back to the animation */
+} ragdoll_limb_mode;
+
+typedef struct ragdoll_limb {
+	ragdoll_limb_mode mode;
+	float from[2];  /**< rejoining: the upper bone's and the lower bone's world-relative angle to its parent at the hand-off */
+	float elapsed;  /**< rejoining: seconds since the hand-off */
+} ragdoll_limb;
+
 struct sinew_ragdoll {
 	sinew_rig *rig;
 	sinew_world_id world;
@@ -60,6 +76,9 @@ struct sinew_ragdoll {
 	bool unsolved;
 	sinew_rig_pose unsolved_pose;
 	ragdoll_power power;
+	ragdoll_limb limbs[SINEW_LIMB_COUNT];
+	uint32_t proxy_groups[SINEW_PART_COUNT]; /**< the rig proxies' groups before a partial ragdoll joined them to its own */
+	bool proxies_grouped;
 };
 
 /** Write a pose to the rig and remember it until the next update solves it. */
@@ -73,6 +92,8 @@ float ragdoll_angle_to_local(const sinew_rig_pose *pose, float world_angle);
 /** a wrapped into (-pi, pi]. */
 float ragdoll_wrap(float a);
 
+/** One part as its body shows it now. */
+void ragdoll_body_part(const sinew_ragdoll *rd, int part, sinew_rig_part_state *state);
 /** The parts as the ragdoll's bodies show them now. */
 void ragdoll_body_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINEW_PART_COUNT]);
 /** Free every body and joint of the ragdoll (ids become null). */
@@ -91,6 +112,26 @@ void ragdoll_finish_recovery(sinew_ragdoll *rd, bool jump);
  * within the tolerance band, or bottom_y when no ray finds one. */
 float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float bottom_y, const sinew_body_id *exclude,
                            int exclude_count, int rays, bool *found);
+
+/** A part's body at its centre and bone angle with the rigid velocity (v, w) about root, in the
+ * collision group (ragdoll.c). */
+sinew_body_id ragdoll_build_body(sinew_ragdoll *rd, int part, const sinew_rig_part_state *ps, sinew_vec2 root,
+                                 sinew_vec2 v, float w, uint32_t group);
+/** The joint of part to parent (rd->bodies of both), its band from the pose's bend flags (ragdoll.c). */
+sinew_joint_id ragdoll_build_joint(sinew_ragdoll *rd, int part, int parent, const sinew_rig_part_state *parts,
+                                   const sinew_rig_pose *pose);
+
+/* limb.c */
+/** Any limb physical or rejoining. */
+bool ragdoll_limbs_active(const sinew_ragdoll *rd);
+/** Any limb physical (its joints are driven by power.c like the whole ragdoll's). */
+bool ragdoll_limbs_physical(const sinew_ragdoll *rd);
+/** Each frame while ANIMATED: move the anchor onto the animated torso, advance rejoining limbs. */
+void ragdoll_limbs_update(sinew_ragdoll *rd, float dt);
+/** The parts as shown: the physical or rejoining limbs over the rig's animated ones. */
+void ragdoll_limbs_override(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINEW_PART_COUNT]);
+/** Every limb back to animated at once: bodies, joints and anchor freed, the proxies restored. */
+void ragdoll_limbs_release(sinew_ragdoll *rd);
 
 /* power.c */
 /** The default presets, blend and root pull of a def. */

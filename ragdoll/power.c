@@ -72,6 +72,7 @@ void ragdoll_power_default_def(sinew_ragdoll_def *d)
 	d->power = SINEW_POWER_LIMP;
 	d->influence = 1.0f;
 	d->root_pull = (sinew_ragdoll_root_pull){false, 8.0f, 1.0f, 40000.0f};
+	d->limb_rejoin_duration = 0.5f; /* the partial ragdoll's (limb.c) */
 }
 
 static bool unit_interval(float x) { return x >= 0.0f && x <= 1.0f; }
@@ -102,7 +103,7 @@ bool ragdoll_power_def_is_valid(const sinew_ragdoll_def *d)
 		}
 	}
 	return (int)d->power >= 0 && d->power < SINEW_POWER_PRESET_COUNT && unit_interval(d->influence) &&
-	       pull_is_valid(&d->root_pull);
+	       pull_is_valid(&d->root_pull) && d->limb_rejoin_duration >= 0.0f && isfinite(d->limb_rejoin_duration);
 }
 
 void ragdoll_power_init(sinew_ragdoll *rd)
@@ -192,7 +193,7 @@ sinew_ragdoll_root_pull sinew_ragdoll_get_root_pull(const sinew_ragdoll *rd)
 
 bool sinew_ragdoll_get_joint_target(const sinew_ragdoll *rd, sinew_rig_part part, float *angle)
 {
-	if (rd == NULL || !is_joint_part(part) || rd->state != SINEW_RIG_RAGDOLL || !rd->power.has_targets) return false;
+	if (rd == NULL || !is_joint_part(part) || !rd->power.has_targets || !sinew_joint_is_valid(rd->joints[part])) return false;
 	if (angle) *angle = rd->power.targets[part];
 	return true;
 }
@@ -310,7 +311,8 @@ static void pull_root(sinew_ragdoll *rd, const sinew_rig_part_state *torso)
 void ragdoll_power_update(sinew_ragdoll *rd, float dt)
 {
 	ragdoll_power *pw = &rd->power;
-	if (rd->state != SINEW_RIG_RAGDOLL || !sinew_body_is_valid(rd->bodies[SINEW_PART_TORSO])) return;
+	bool whole = rd->state == SINEW_RIG_RAGDOLL;
+	if ((!whole && !ragdoll_limbs_physical(rd)) || !sinew_body_is_valid(rd->bodies[SINEW_PART_TORSO])) return;
 	sinew_rig_pose pose;
 	sinew_rig_part_state parts[SINEW_PART_COUNT];
 	if (!sinew_rig_get_pose(rd->rig, &pose) || !sinew_rig_solve_pose_ik(rd->rig, &pose, parts)) return;
@@ -325,7 +327,7 @@ void ragdoll_power_update(sinew_ragdoll *rd, float dt)
 		drive_joint(rd, p, target, speed);
 	}
 	pw->has_targets = true;
-	pull_root(rd, &parts[SINEW_PART_TORSO]);
+	if (whole) pull_root(rd, &parts[SINEW_PART_TORSO]); /* a partial ragdoll's torso is animated */
 }
 
 /* ---------------------------------------------------------------- drawing */
@@ -335,7 +337,7 @@ void ragdoll_power_update(sinew_ragdoll *rd, float dt)
 void ragdoll_power_draw(const sinew_ragdoll *rd, const sinew_debug_draw *draw)
 {
 	const ragdoll_power *pw = &rd->power;
-	if (rd->state != SINEW_RIG_RAGDOLL || !pw->has_targets || draw->draw_segment == NULL) return;
+	if (!pw->has_targets || draw->draw_segment == NULL) return;
 	const sinew_rig_skeleton *sk = sinew_rig_get_skeleton(rd->rig);
 	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
 		int parent = sk->bones[p].parent;

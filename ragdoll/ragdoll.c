@@ -23,8 +23,6 @@
 #define RAGDOLL_HINGE_LOWER DEG(-5.0f)
 #define RAGDOLL_HINGE_UPPER DEG(150.0f)
 #define RAGDOLL_SWING_LIMIT DEG(160.0f)
-/** Ragdoll collision groups: bit 31 plus the torso body's slot, clear of small user groups. */
-#define RAGDOLL_GROUP_BASE 0x80000000u
 
 float ragdoll_wrap(float a)
 {
@@ -161,6 +159,7 @@ sinew_ragdoll *sinew_create_ragdoll(sinew_rig *rig, const sinew_ragdoll_def *def
 
 void ragdoll_destroy_bodies(sinew_ragdoll *rd)
 {
+	ragdoll_limbs_release(rd);
 	ragdoll_power_release(rd);
 	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
 		if (sinew_joint_is_valid(rd->joints[p])) sinew_destroy_joint(rd->joints[p]);
@@ -189,8 +188,8 @@ sinew_rig *sinew_ragdoll_get_rig(const sinew_ragdoll *rd) { return rd ? rd->rig 
 /* ---------------------------------------------------------------- the build */
 
 /* A body for one part at its centre and bone angle, carrying the rig's rigid velocity there. */
-static sinew_body_id build_body(sinew_ragdoll *rd, int part, const sinew_rig_part_state *ps, sinew_vec2 root,
-                                sinew_vec2 v, float w, uint32_t group)
+sinew_body_id ragdoll_build_body(sinew_ragdoll *rd, int part, const sinew_rig_part_state *ps, sinew_vec2 root,
+                                 sinew_vec2 v, float w, uint32_t group)
 {
 	const sinew_ragdoll_body_def *bd = &rd->def.bodies[part];
 	sinew_body_def b = sinew_default_body_def();
@@ -241,8 +240,8 @@ static void joint_band(const sinew_ragdoll *rd, int part, bool flip, bool mirror
 	}
 }
 
-static sinew_joint_id build_joint(sinew_ragdoll *rd, int part, int parent, const sinew_rig_part_state *parts,
-                                  const sinew_rig_pose *pose)
+sinew_joint_id ragdoll_build_joint(sinew_ragdoll *rd, int part, int parent, const sinew_rig_part_state *parts,
+                                   const sinew_rig_pose *pose)
 {
 	const sinew_ragdoll_joint_def *jd = &rd->def.joints[part];
 	bool is_lower = false;
@@ -291,7 +290,7 @@ static bool build(sinew_ragdoll *rd, const sinew_rig_part_state *parts, const si
 	}
 	uint32_t group = 0;
 	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
-		rd->bodies[p] = build_body(rd, p, &parts[p], pose->root.p, v, w, group);
+		rd->bodies[p] = ragdoll_build_body(rd, p, &parts[p], pose->root.p, v, w, group);
 		if (SINEW_IS_NULL(rd->bodies[p])) goto fail;
 		if (p == SINEW_PART_TORSO && !rd->def.self_collide) {
 			group = RAGDOLL_GROUP_BASE | ((uint32_t)rd->bodies[p].index1 & 0x7fffffffu);
@@ -302,7 +301,7 @@ static bool build(sinew_ragdoll *rd, const sinew_rig_part_state *parts, const si
 	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
 		int parent = sk->bones[p].parent;
 		if (parent < 0) continue;
-		rd->joints[p] = build_joint(rd, p, parent, parts, pose);
+		rd->joints[p] = ragdoll_build_joint(rd, p, parent, parts, pose);
 		if (SINEW_IS_NULL(rd->joints[p])) goto fail;
 	}
 	return true;
@@ -339,7 +338,8 @@ static bool enter_ragdoll(sinew_ragdoll *rd)
 	if (rd->state == SINEW_RIG_RECOVERING) {
 		sinew_ragdoll_get_parts(rd, parts);
 	} else {
-		for (int p = 0; p < SINEW_PART_COUNT; ++p) parts[p] = sinew_rig_get_part(rd->rig, p);
+		sinew_ragdoll_get_parts(rd, parts); /* a physical limb (limb.c) as it is shown */
+		ragdoll_limbs_release(rd);
 		rd->pre = pose;
 		rd->has_pre = true;
 		v = sinew_rig_get_linear_velocity(rd->rig);
@@ -393,6 +393,7 @@ bool sinew_ragdoll_update(sinew_ragdoll *rd, float dt)
 	case SINEW_RIG_RAGDOLL: /* the rig keeps its bookkeeping (contacts, momentum) and poses nothing */
 		rd->unsolved = false;
 		if (!sinew_rig_update(rd->rig, dt)) return false;
+		ragdoll_limbs_update(rd, dt); /* a physical limb's anchor, a rejoining limb's blend (limb.c) */
 		ragdoll_power_update(rd, dt); /* the joints chase the rig's animated pose (power.c) */
 		return true;
 	case SINEW_RIG_RECOVERING:
@@ -432,18 +433,21 @@ sinew_joint_id sinew_ragdoll_get_joint(const sinew_ragdoll *rd, sinew_rig_part p
 	return rd->joints[part];
 }
 
+void ragdoll_body_part(const sinew_ragdoll *rd, int p, sinew_rig_part_state *part)
+{
+	sinew_transform xf = sinew_body_get_transform(rd->bodies[p]);
+	sinew_vec2 dir = sinew_v2(xf.q.c, xf.q.s);
+	float back = p == SINEW_PART_HEAD ? rd->lengths[p] : 0.5f * rd->lengths[p];
+	float len = p == SINEW_PART_HEAD ? sinew_rig_get_skeleton(rd->rig)->bones[p].length : rd->lengths[p];
+	part->center = xf.p;
+	part->angle = sinew_rot_angle(xf.q);
+	part->origin = sinew_mul_sub(xf.p, back, dir);
+	part->tip = sinew_mul_add(part->origin, len, dir);
+}
+
 void ragdoll_body_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINEW_PART_COUNT])
 {
-	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
-		sinew_transform xf = sinew_body_get_transform(rd->bodies[p]);
-		sinew_vec2 dir = sinew_v2(xf.q.c, xf.q.s);
-		float back = p == SINEW_PART_HEAD ? rd->lengths[p] : 0.5f * rd->lengths[p];
-		float len = p == SINEW_PART_HEAD ? sinew_rig_get_skeleton(rd->rig)->bones[p].length : rd->lengths[p];
-		parts[p].center = xf.p;
-		parts[p].angle = sinew_rot_angle(xf.q);
-		parts[p].origin = sinew_mul_sub(xf.p, back, dir);
-		parts[p].tip = sinew_mul_add(parts[p].origin, len, dir);
-	}
+	for (int p = 0; p < SINEW_PART_COUNT; ++p) ragdoll_body_part(rd, p, &parts[p]);
 }
 
 void sinew_ragdoll_get_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts[SINEW_PART_COUNT])
@@ -457,6 +461,7 @@ void sinew_ragdoll_get_parts(const sinew_ragdoll *rd, sinew_rig_part_state parts
 		sinew_rig_solve_pose(rd->rig, &rd->unsolved_pose, parts);
 	} else {
 		for (int p = 0; p < SINEW_PART_COUNT; ++p) parts[p] = sinew_rig_get_part(rd->rig, p);
+		ragdoll_limbs_override(rd, parts);
 	}
 }
 
@@ -496,7 +501,7 @@ float sinew_ragdoll_get_limit_overshoot_max(const sinew_ragdoll *rd)
 void sinew_ragdoll_draw(const sinew_ragdoll *rd, const sinew_debug_draw *draw)
 {
 	if (rd == NULL || draw == NULL) return;
-	if (rd->state != SINEW_RIG_RAGDOLL) {
+	if (rd->state != SINEW_RIG_RAGDOLL && !ragdoll_limbs_active(rd)) {
 		sinew_rig_draw(rd->rig, draw);
 		return;
 	}
@@ -506,7 +511,7 @@ void sinew_ragdoll_draw(const sinew_ragdoll *rd, const sinew_debug_draw *draw)
 	const sinew_color ink = {0.08f, 0.08f, 0.1f, 1.0f};
 	float half = 0.5f * sk->limb_width;
 	sinew_rig_part_state parts[SINEW_PART_COUNT];
-	ragdoll_body_parts(rd, parts);
+	sinew_ragdoll_get_parts(rd, parts);
 	sinew_vec2 head = parts[SINEW_PART_HEAD].center;
 	if (draw->draw_solid_capsule == NULL || !(half > 0.0f)) {
 		for (int p = 0; p < SINEW_PART_COUNT && draw->draw_segment != NULL; ++p) {

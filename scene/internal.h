@@ -69,6 +69,7 @@ typedef enum scene_op_kind {
 	SCENE_OP_DESTROY_GROUP,
 	SCENE_OP_SET_INFLUENCE,
 	SCENE_OP_SET_POWER,
+	SCENE_OP_RAGDOLL_LIMB,
 	SCENE_OP_COUNT
 } scene_op_kind;
 
@@ -87,8 +88,8 @@ typedef struct scene_op {
 	int group;                    /* spawn, destroy_group: index in scene_desc.group_names */
 	int rig;                      /* rig ops: index in scene_desc.rigs, or -1 */
 	float speed;                  /* walk: signed length units / s */
-	bool enabled;                 /* ragdoll: true limp, false stand up */
-	int limb;                     /* set_influence: a sinew_rig_limb, or -1 for the whole figure */
+	bool enabled;                 /* ragdoll: true limp, false stand up; ragdoll_limb: true physical, false rejoin */
+	int limb;                     /* set_influence: a sinew_rig_limb, or -1 for the whole figure; ragdoll_limb: the limb */
 	float influence;              /* set_influence: 0 .. 1 */
 	int preset;                   /* set_power: a sinew_ragdoll_power_preset */
 	sinew_vec2 *points;           /* spawn: where each instance goes (owned) */

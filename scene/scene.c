@@ -540,6 +540,8 @@ static bool apply_op(sinew_scene *s, const scene_op *op)
 		if (op->limb < 0) return sinew_ragdoll_set_influence(s->ragdolls[op->rig], op->influence);
 		return sinew_ragdoll_set_limb_influence(s->ragdolls[op->rig], (sinew_rig_limb)op->limb, op->influence);
 	case SCENE_OP_SET_POWER: return sinew_ragdoll_set_power(s->ragdolls[op->rig], (sinew_ragdoll_power_preset)op->preset);
+	case SCENE_OP_RAGDOLL_LIMB:
+		return sinew_ragdoll_set_limb_enabled(s->ragdolls[op->rig], (sinew_rig_limb)op->limb, op->enabled);
 	default: return scene_apply_op(op, s->bodies, s->joints);
 	}
 }

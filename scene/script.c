@@ -11,7 +11,7 @@
 static const char *const op_names[SCENE_OP_COUNT + 1] = {
 	"impulse", "velocity", "enable_body", "disable_body", "set_type", "destroy_body", "destroy_joint",
 	"rebuild_joint", "ragdoll", "toggle_ragdoll", "snap_to_standing", "walk", "spawn", "destroy_group",
-	"set_influence", "set_power", NULL};
+	"set_influence", "set_power", "ragdoll_limb", NULL};
 
 static const char *const impulse_keys[] = {"step", "op", "body", "impulse", "point", NULL};
 static const char *const velocity_keys[] = {"step", "op", "body", "linear_velocity", "angular_velocity", NULL};
@@ -25,6 +25,7 @@ static const char *const rig_op_keys[] = {"step", "op", "rig", NULL};
 static const char *const walk_keys[] = {"step", "op", "rig", "speed", NULL};
 static const char *const influence_keys[] = {"step", "op", "rig", "influence", "limb", NULL};
 static const char *const power_op_keys[] = {"step", "op", "rig", "preset", NULL};
+static const char *const limb_op_keys[] = {"step", "op", "rig", "limb", "enabled", NULL};
 
 const char *scene_op_name(scene_op_kind kind)
 {
@@ -187,6 +188,10 @@ static bool parse_op(scene_parser *p, json_t *o, const char *path, scene_op *op)
 		return scene_check_keys(p, o, path, power_op_keys) && get_rig(p, o, path, op) &&
 		       scene_require(p, o, path, "preset") && scene_get_choice(p, o, path, "preset", presets, &op->preset);
 	}
+	case SCENE_OP_RAGDOLL_LIMB:
+		return scene_check_keys(p, o, path, limb_op_keys) && get_rig(p, o, path, op) && scene_require(p, o, path, "limb") &&
+		       scene_get_choice(p, o, path, "limb", scene_rig_limb_names, &op->limb) &&
+		       scene_require(p, o, path, "enabled") && scene_get_bool(p, o, path, "enabled", &op->enabled);
 	case SCENE_OP_COUNT:
 		break;
 	}
@@ -320,6 +325,7 @@ bool scene_apply_op(const scene_op *op, const sinew_body_id *bodies, const sinew
 	case SCENE_OP_WALK:
 	case SCENE_OP_SET_INFLUENCE:
 	case SCENE_OP_SET_POWER:
+	case SCENE_OP_RAGDOLL_LIMB:
 		break; /* the scene applies it to its rig */
 	case SCENE_OP_RAGDOLL:
 	case SCENE_OP_TOGGLE_RAGDOLL:

@@ -321,6 +321,137 @@ static void test_limits_hold_when_driven_against_them(void **state)
 	teardown(&f);
 }
 
+/* ---------------------------------------------------------------- partial ragdoll */
+
+static float worst_part_gap(const sinew_rig_part_state *a, const sinew_rig_part_state *b, int from, int to, float *deg)
+{
+	float px = 0.0f;
+	*deg = 0.0f;
+	for (int p = from; p < to; ++p) {
+		px = fmaxf(px, fmaxf(sinew_distance(a[p].center, b[p].center), sinew_distance(a[p].tip, b[p].tip)));
+		*deg = fmaxf(*deg, fabsf(wrapf_(a[p].angle - b[p].angle)) / DEG);
+	}
+	return px;
+}
+
+/* A limp left arm swings from the shoulder of a figure that walks; the rest of the figure is the
+ * animation bit for bit; the arm rejoins with its first frame equal to its last physical one and
+ * ends on the animation, leaving nothing behind. */
+static void test_partial_ragdoll_arm_swings_and_rejoins(void **state)
+{
+	(void)state;
+	fixture f;
+	setup(&f, NULL);
+	int bodies0 = sinew_world_get_counters(f.world).body_count;
+	int joints0 = sinew_world_get_counters(f.world).joint_count;
+	assert_true(sinew_rig_set_terrain_following(f.rig, true));
+	for (int i = 0; i < 30; ++i) frame(&f);
+	assert_true(sinew_rig_walk(f.rig, 150.0f));
+	for (int i = 0; i < 30; ++i) frame(&f);
+	const int upper = SINEW_PART_LEFT_UPPER_ARM, lower = SINEW_PART_LEFT_LOWER_ARM;
+	sinew_rig_part_state before[SINEW_PART_COUNT], after[SINEW_PART_COUNT], anim[SINEW_PART_COUNT];
+	sinew_ragdoll_get_parts(f.rd, before);
+	float start_x = before[SINEW_PART_TORSO].center.x;
+	assert_true(sinew_ragdoll_set_limb_enabled(f.rd, SINEW_LIMB_LEFT_ARM, true));
+	assert_true(sinew_ragdoll_set_limb_enabled(f.rd, SINEW_LIMB_LEFT_ARM, true)); /* idempotent */
+	assert_true(sinew_ragdoll_is_limb_enabled(f.rd, SINEW_LIMB_LEFT_ARM));
+	assert_int_equal(sinew_ragdoll_get_state(f.rd), SINEW_RIG_ANIMATED);
+	assert_false(sinew_body_is_enabled(sinew_rig_get_proxy(f.rig, SINEW_PART_LEFT_UPPER_ARM)));
+	assert_true(sinew_body_is_enabled(sinew_rig_get_proxy(f.rig, SINEW_PART_RIGHT_UPPER_ARM)));
+	sinew_ragdoll_get_parts(f.rd, after);
+	float deg = 0.0f, px = worst_part_gap(before, after, 0, SINEW_PART_COUNT, &deg);
+	printf("  partial ragdoll: the arm's hand-off %.4f px, %.4f deg\n", (double)px, (double)deg);
+	assert_true(px < 0.5f && deg < 0.5f);
+	float shoulder_gap = 0.0f, swing_min = 10.0f, swing_max = -10.0f, off_animation = 0.0f;
+	float rel0 = after[upper].angle - after[SINEW_PART_TORSO].angle; /* the swing from the hand-off */
+	for (int i = 0; i < 120; ++i) {
+		frame(&f);
+		sinew_ragdoll_get_parts(f.rd, after);
+		for (int p = 0; p < SINEW_PART_COUNT; ++p) anim[p] = sinew_rig_get_part(f.rig, (sinew_rig_part)p);
+		/* the rest of the figure is the animated pose, bit for bit */
+		for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+			if (p != upper && p != lower) assert_memory_equal(&after[p], &anim[p], sizeof after[p]);
+		}
+		shoulder_gap = fmaxf(shoulder_gap, sinew_distance(after[upper].origin, anim[upper].origin));
+		float rel = wrapf_(after[upper].angle - after[SINEW_PART_TORSO].angle - rel0);
+		swing_min = fminf(swing_min, rel);
+		swing_max = fmaxf(swing_max, rel);
+		off_animation = fmaxf(off_animation, sinew_distance(after[lower].tip, anim[lower].tip));
+	}
+	float walked = after[SINEW_PART_TORSO].center.x - start_x;
+	printf("  walked %.0f px with a limp arm: shoulder within %.3f px of the animated one, the arm swung through "
+	       "%.0f deg, its hand up to %.0f px off the animation\n",
+	       (double)walked, (double)shoulder_gap, (double)((swing_max - swing_min) / DEG), (double)off_animation);
+	assert_true(walked > 200.0f);
+	assert_true(shoulder_gap < 2.0f);
+	assert_true(swing_max - swing_min > 45.0f * DEG);
+	assert_true(off_animation > 100.0f);
+	assert_true(sinew_ragdoll_get_joint_separation_max(f.rd) == 0.0f); /* not RAGDOLL: the whole figure's reading */
+
+	/* rejoin: the first frame is the last physical one */
+	sinew_ragdoll_get_parts(f.rd, before);
+	assert_true(sinew_ragdoll_set_limb_enabled(f.rd, SINEW_LIMB_LEFT_ARM, false));
+	assert_false(sinew_ragdoll_is_limb_enabled(f.rd, SINEW_LIMB_LEFT_ARM));
+	sinew_ragdoll_get_parts(f.rd, after);
+	px = worst_part_gap(before, after, 0, SINEW_PART_COUNT, &deg);
+	printf("  rejoin: first frame %.4f px, %.4f deg from the last physical one\n", (double)px, (double)deg);
+	assert_true(px < 0.5f && deg < 0.5f);
+	float worst_step = 0.0f;
+	memcpy(before, after, sizeof before);
+	for (int i = 0; i < 31; ++i) {
+		frame(&f);
+		sinew_ragdoll_get_parts(f.rd, after);
+		for (int p = 0; p < SINEW_PART_COUNT; ++p) anim[p] = sinew_rig_get_part(f.rig, (sinew_rig_part)p);
+		for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+			if (p != upper && p != lower) assert_memory_equal(&after[p], &anim[p], sizeof after[p]);
+		}
+		worst_step = fmaxf(worst_step, sinew_distance(after[lower].tip, before[lower].tip));
+		memcpy(before, after, sizeof before);
+	}
+	printf("  rejoin over 0.5 s: the hand moved at most %.1f px a frame\n", (double)worst_step);
+	assert_true(worst_step < 60.0f); /* the tween's pace: a snap back would move it by the 600 px it was off */
+	/* done: the animation bit for bit, the proxies back, nothing left behind */
+	for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+		sinew_rig_part_state a = sinew_rig_get_part(f.rig, (sinew_rig_part)p);
+		assert_memory_equal(&after[p], &a, sizeof a);
+	}
+	assert_true(sinew_body_is_enabled(sinew_rig_get_proxy(f.rig, SINEW_PART_LEFT_UPPER_ARM)));
+	assert_int_equal(sinew_world_get_counters(f.world).body_count, bodies0);
+	assert_int_equal(sinew_world_get_counters(f.world).joint_count, joints0);
+	teardown(&f);
+}
+
+/* Going limp as a whole takes a physical limb as it is shown; a ragdolled figure refuses a limb. */
+static void test_partial_ragdoll_then_whole(void **state)
+{
+	(void)state;
+	fixture f;
+	start(&f, SINEW_POWER_LIMP, false);
+	assert_false(sinew_ragdoll_set_limb_enabled(f.rd, SINEW_LIMB_RIGHT_LEG, true)); /* ragdolled */
+	assert_int_equal(f.rec.count, 1);
+	f.rec.count = 0;
+	assert_true(sinew_ragdoll_set_limb_enabled(f.rd, SINEW_LIMB_RIGHT_LEG, false)); /* nothing to rejoin */
+	assert_true(sinew_ragdoll_snap_to_standing(f.rd));
+	frame(&f);
+	int bodies0 = sinew_world_get_counters(f.world).body_count;
+	assert_true(sinew_ragdoll_set_limb_enabled(f.rd, SINEW_LIMB_RIGHT_ARM, true));
+	for (int i = 0; i < 30; ++i) frame(&f);
+	sinew_rig_part_state before[SINEW_PART_COUNT], after[SINEW_PART_COUNT];
+	sinew_ragdoll_get_parts(f.rd, before);
+	assert_true(sinew_ragdoll_set_enabled(f.rd, true));
+	assert_false(sinew_ragdoll_is_limb_enabled(f.rd, SINEW_LIMB_RIGHT_ARM));
+	sinew_ragdoll_get_parts(f.rd, after);
+	float deg = 0.0f, px = worst_part_gap(before, after, 0, SINEW_PART_COUNT, &deg);
+	assert_true(px < 0.5f && deg < 0.5f);
+	assert_int_equal(sinew_world_get_counters(f.world).body_count, bodies0 + SINEW_PART_COUNT);
+	assert_true(sinew_ragdoll_snap_to_standing(f.rd));
+	assert_int_equal(sinew_world_get_counters(f.world).body_count, bodies0);
+	assert_false(sinew_ragdoll_set_limb_enabled(f.rd, SINEW_LIMB_COUNT, true));
+	assert_int_equal(f.rec.count, 1);
+	f.rec.count = 0;
+	teardown(&f);
+}
+
 /* ---------------------------------------------------------------- the API */
 
 static void test_power_api(void **state)
@@ -433,6 +564,8 @@ int main(void)
 		cmocka_unit_test(test_influence_fade_has_no_jump),
 		cmocka_unit_test(test_limb_influence_scales_one_limb),
 		cmocka_unit_test(test_limits_hold_when_driven_against_them),
+		cmocka_unit_test(test_partial_ragdoll_arm_swings_and_rejoins),
+		cmocka_unit_test(test_partial_ragdoll_then_whole),
 		cmocka_unit_test(test_power_api),
 		cmocka_unit_test(test_solve_pose_ik_matches_update),
 	};

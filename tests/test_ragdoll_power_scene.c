@@ -166,6 +166,60 @@ static void test_power_push_scene(void **state)
 	sinew_scene_destroy(s);
 }
 
+/* scenes/limb_walk.json: the left arm goes limp while the figure walks, then rejoins; later the
+ * right leg. Every step the parts outside the physical limb are the rig's own; a limb's change of
+ * mode moves nothing. */
+static void test_limb_walk_scene(void **state)
+{
+	(void)state;
+	char error[512] = "";
+	sinew_scene *s = sinew_scene_load_file("scenes/limb_walk.json", error, sizeof error);
+	if (s == NULL) print_error("%s\n", error);
+	assert_non_null(s);
+	sinew_ragdoll *rd = sinew_scene_get_ragdoll(s, 0);
+	sinew_rig *rig = sinew_scene_get_rig(s, 0);
+	sinew_rig_part_state before[SINEW_PART_COUNT], after[SINEW_PART_COUNT];
+	int physical_steps = 0;
+	float worst_change = 0.0f;
+	for (int i = 0; i < sinew_scene_get_default_steps(s); ++i) {
+		bool arm = sinew_ragdoll_is_limb_enabled(rd, SINEW_LIMB_LEFT_ARM);
+		bool leg = sinew_ragdoll_is_limb_enabled(rd, SINEW_LIMB_RIGHT_LEG);
+		sinew_ragdoll_get_parts(rd, before);
+		/* the ops of step i run at the start of sinew_scene_step: the figure as shown at the change */
+		assert_true(sinew_scene_step(s));
+		sinew_ragdoll_get_parts(rd, after);
+		bool arm_now = sinew_ragdoll_is_limb_enabled(rd, SINEW_LIMB_LEFT_ARM);
+		bool leg_now = sinew_ragdoll_is_limb_enabled(rd, SINEW_LIMB_RIGHT_LEG);
+		physical_steps += arm_now || leg_now;
+		if (arm != arm_now || leg != leg_now) {
+			/* a step of walking at most (150 px/s), and a limb's own motion in it */
+			for (int p = 0; p < SINEW_PART_COUNT; ++p) worst_change = fmaxf(worst_change, sinew_distance(before[p].tip, after[p].tip));
+		}
+		for (int p = 0; p < SINEW_PART_COUNT; ++p) {
+			bool limb = (arm_now && (p == SINEW_PART_LEFT_UPPER_ARM || p == SINEW_PART_LEFT_LOWER_ARM)) ||
+			            (leg_now && (p == SINEW_PART_RIGHT_UPPER_LEG || p == SINEW_PART_RIGHT_LOWER_LEG));
+			if (limb) continue;
+			sinew_rig_part_state a = sinew_rig_get_part(rig, (sinew_rig_part)p);
+			/* a rejoining limb (0.5 s from steps 270 and 420) is the blend, not yet the rig's */
+			bool arm_part = p == SINEW_PART_LEFT_UPPER_ARM || p == SINEW_PART_LEFT_LOWER_ARM;
+			bool leg_part = p == SINEW_PART_RIGHT_UPPER_LEG || p == SINEW_PART_RIGHT_LOWER_LEG;
+			bool rejoining = (arm_part && i >= 270 && i < 300) || (leg_part && i >= 420 && i < 450);
+			if (!rejoining) assert_memory_equal(&after[p], &a, sizeof a);
+		}
+	}
+	printf("  limb_walk: %d steps with a physical limb; at each change of mode the figure moved at most %.1f px\n",
+	       physical_steps, (double)worst_change);
+	assert_int_equal(physical_steps, 120 + 90);
+	assert_true(worst_change < 20.0f);
+	assert_int_equal(sinew_scene_get_error_count(s), 0);
+	sinew_scene_destroy(s);
+	expect_scene_error(RIG "}], \"script\": [{\"step\": 1, \"op\": \"ragdoll_limb\", \"rig\": \"s\", \"limb\": \"left_arm\"}]}",
+	                   "bad.json:1:162: script[0].enabled: required key is missing");
+	expect_scene_error(RIG "}], \"script\": [{\"step\": 1, \"op\": \"ragdoll_limb\", \"rig\": \"s\", \"limb\": \"head\", "
+	                       "\"enabled\": true}]}",
+	                   "bad.json:1:208: script[0].limb: expected \"left_arm\", \"right_arm\", \"left_leg\" or \"right_leg\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_power_errors),
 		cmocka_unit_test(test_power_ops),
 		cmocka_unit_test(test_power_push_scene),
+		cmocka_unit_test(test_limb_walk_scene),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

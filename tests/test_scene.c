@@ -209,7 +209,7 @@ static void test_script_names_existing_bodies(void **state)
 	             " \"script\": [{\"step\": 1, \"op\": \"jump\", \"body\": \"box\"}]}",
 	             "bad.json:2:25: script[0].op: expected \"impulse\", \"velocity\", \"enable_body\", \"disable_body\", "
 	             "\"set_type\", \"destroy_body\", \"destroy_joint\", \"rebuild_joint\", \"ragdoll\", \"toggle_ragdoll\", "
-	             "\"snap_to_standing\", \"walk\", \"spawn\", \"destroy_group\", \"set_influence\" or \"set_power\"");
+	             "\"snap_to_standing\", \"walk\", \"spawn\", \"destroy_group\", \"set_influence\", \"set_power\" or \"ragdoll_limb\"");
 	expect_scene_error("{\"sinew_scene\": 1, \"bodies\": [{\"name\": \"box\"}],\n"
 	             " \"script\": [{\"step\": -1, \"op\": \"enable_body\", \"body\": \"box\"}]}",
 	             "bad.json:2:14: script[0].step: expected an integer from 0 to 1000000000");

@@ -112,6 +112,8 @@ typedef struct sinew_ragdoll_def {
 	sinew_ragdoll_power_preset power;                /**< the preset a new controller starts with; default LIMP */
 	float influence;                                 /**< 0 (limp) .. 1 (fully powered); default 1 */
 	sinew_ragdoll_root_pull root_pull;               /**< default off (8 Hz, damping 1, max force 40000) */
+	float limb_rejoin_duration;                      /**< a partial ragdoll's limb blends back to the animation in this, s;
+	                                                      default 0.5 */
 } sinew_ragdoll_def;
 
 SINEW_API sinew_ragdoll_def sinew_default_ragdoll_def(void);
@@ -174,6 +176,19 @@ SINEW_API bool sinew_ragdoll_get_joint_target(const sinew_ragdoll *ragdoll, sine
 /** "limp", "loose", "braced", "stiff" (NULL when out of range), and back (false for another name). */
 SINEW_API const char *sinew_ragdoll_power_preset_name(sinew_ragdoll_power_preset preset);
 SINEW_API bool sinew_ragdoll_power_preset_from_name(const char *name, sinew_ragdoll_power_preset *preset);
+
+/* ---------------------------------------------------------------- partial ragdoll (ragdoll/limb.c) */
+
+/** true: one limb goes physical while the rest of the figure stays animated (ANIMATED only): its
+ * two bones become bodies, jointed as in the whole ragdoll to a kinematic anchor that follows the
+ * animated torso, so the walking figure carries the limb's root. Its drive and influence apply as
+ * in the whole ragdoll. false: the limb rejoins the animation over limb_rejoin_duration, blending
+ * from where it is (the first frame is the last physical one) with the recovery's sine-in-out.
+ * Idempotent; refused (reported) while RAGDOLL or RECOVERING. Going limp as a whole takes the
+ * limb as it is shown. */
+SINEW_API bool sinew_ragdoll_set_limb_enabled(sinew_ragdoll *ragdoll, sinew_rig_limb limb, bool enabled);
+/** The limb is physical (not while it rejoins). */
+SINEW_API bool sinew_ragdoll_is_limb_enabled(const sinew_ragdoll *ragdoll, sinew_rig_limb limb);
 
 /** Draw the figure as shown now with the rig's look (the ragdoll's bodies while RAGDOLL). */
 SINEW_API void sinew_ragdoll_draw(const sinew_ragdoll *ragdoll, const sinew_debug_draw *draw);
