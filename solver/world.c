@@ -279,6 +279,8 @@ static void apply_tuning(sinew_world *w)
 	w->linear_slop = SINEW_LINEAR_SLOP * l;
 	w->speculative_distance = SINEW_SPECULATIVE_DISTANCE * l;
 	w->aabb_margin = SINEW_AABB_MARGIN * l;
+	w->recycle_tolerance = SINEW_RECYCLE_TOLERANCE * l;
+	w->recycle_padding = SINEW_RECYCLE_PADDING * l;
 	w->max_linear_speed = w->def.maximum_linear_speed * l;
 	w->push_max_speed = w->def.contact_push_max_speed * l;
 }
@@ -293,6 +295,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->contacts);
 	stbds_arrfree(w->moved_shapes);
 	stbds_arrfree(w->pair_buffer);
+	sinew_pair_set_free(w);
 	stbds_arrfree(w->solver_bodies);
 	stbds_arrfree(w->awake_bodies);
 	stbds_arrfree(w->constraints);
@@ -355,6 +358,9 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	                             SINEW_RESERVE(w->awake_bodies, bodies + 1))) &&
 	            (shapes == 0 || SINEW_RESERVE(w->shapes, shapes)) &&
 	            (contacts == 0 || (SINEW_RESERVE(w->contacts, contacts) && SINEW_RESERVE(w->constraints, contacts)));
+	/* the pair set sized like the pools; out of memory is reported there and the first contact
+	 * made tries again */
+	if (room && contacts > 0) (void)sinew_pair_set_reserve(w, def->contact_capacity);
 	if (!room) {
 		free_world(w);
 		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_OUT_OF_MEMORY,

@@ -4,7 +4,11 @@
  * ground, a ramp and stairs in both joint models, and the recovery for every facing on flat ground,
  * a slope and a ramp edge (the first frame is the last ragdoll frame, the end is the pre-ragdoll
  * pose on the ground, no segment spins, backwards joints pass through straight), interrupted
- * recoveries, snap_to_standing and a hundred rapid toggles that leave nothing behind. */
+ * recoveries, snap_to_standing and a hundred rapid toggles that leave nothing behind. Seed 002's
+ * rounds each have a case that fails the way the game's build did: the probe skips the ragdoll's
+ * own bodies, the drawing keeps the rig's look, the fold side follows overrides (round 1); the
+ * first frame, the landing spot, the restored switches (rounds 2-5); shoulders the short way
+ * (round 7); elbows by minimal world sweep (round 8). */
 #include "support.h"
 
 #include "sinew/ragdoll.h"
@@ -223,7 +227,87 @@ static void test_entry_mid_walk(void **state)
 
 /* Elbow and knee folds follow the live bend flags, mirrored for LEFT: a limb bent on its side at
  * entry can fold further, never past straight the other way. */
+static void fold_side_case(bool overrides)
+{
+	const sinew_rig_facing facings[3] = {SINEW_FACING_RIGHT, SINEW_FACING_LEFT, SINEW_FACING_FORWARD};
+	for (int k = 0; k < 3; ++k) {
+		fixture f;
+		setup(&f, FLAT, facings[k], SINEW_RAGDOLL_LOCAL);
+		walk_pose(&f);
+		for (int l = 0; l < SINEW_LIMB_COUNT && overrides; ++l)
+			assert_true(sinew_rig_set_bend_flip(f.rig, l, !sinew_rig_profile_bend_flip(facings[k], l)));
+		if (overrides) frame(&f);
+		assert_true(sinew_ragdoll_set_enabled(f.rd, true));
+		for (int l = 0; l < SINEW_LIMB_COUNT; ++l) {
+			int lower = SINEW_PART_LEFT_UPPER_ARM + 2 * l + 1;
+			sinew_joint_limit lim = sinew_joint_get_limit(sinew_ragdoll_get_joint(f.rd, lower));
+			bool flip = sinew_rig_profile_bend_flip(facings[k], l) != overrides;
+			assert_true(sinew_rig_get_bend_flip(f.rig, l) == flip);
+			bool world_negative = flip != (facings[k] == SINEW_FACING_LEFT);
+			assert_true(lim.enabled);
+			if (world_negative) assert_true(lim.lower < -140.0f * DEG && lim.upper > 0.0f && lim.upper < 10.0f * DEG);
+			else assert_true(lim.upper > 140.0f * DEG && lim.lower < 0.0f && lim.lower > -10.0f * DEG);
+		}
+		teardown(&f);
+	}
+}
+
 static void test_fold_side(void **state)
+{
+	(void)state;
+	fold_side_case(false);
+}
+
+/* Seed 002 Fix 3: the fold side comes from the live bend flags, so a per-limb override (the
+ * harness's right-click) turns it too, mirrored for LEFT, not from the facing's profile. */
+static void test_fold_side_follows_overrides(void **state)
+{
+	(void)state;
+	fold_side_case(true);
+}
+
+/* What a debug draw was given: the capsules (the rig's look draws every stroke as one). */
+typedef struct drawn {
+	int count, other;
+	sinew_vec2 p1[64], p2[64];
+	float radius[64];
+	sinew_color fill[64];
+} drawn;
+
+static void drawn_capsule(sinew_vec2 p1, sinew_vec2 p2, float radius, sinew_color fill, sinew_color outline, void *context)
+{
+	(void)outline;
+	drawn *d = context;
+	if (d->count < 64) {
+		d->p1[d->count] = p1;
+		d->p2[d->count] = p2;
+		d->radius[d->count] = radius;
+		d->fill[d->count] = fill;
+	}
+	d->count++;
+}
+
+/* A one-pixel head outline (the look's fallback without capsules) counts as something else. */
+static void drawn_circle(sinew_vec2 c, float r, sinew_color color, void *context)
+{
+	(void)c, (void)r, (void)color;
+	((drawn *)context)->other++;
+}
+
+static void draw_figure(const fixture *f, drawn *d)
+{
+	memset(d, 0, sizeof *d);
+	sinew_debug_draw dd = sinew_default_debug_draw();
+	dd.draw_solid_capsule = drawn_capsule;
+	dd.draw_circle = drawn_circle;
+	dd.context = d;
+	sinew_ragdoll_draw(f->rd, &dd);
+}
+
+/* Seed 002 Fix 2: the ragdoll is drawn with the stickman's own look (its strokes, width and ink,
+ * the head a ring), not as its physics shapes: at the hand-off the drawing is the same, stroke for
+ * stroke, within the hand-off's 0.5 px; the animated figure is hidden meanwhile. */
+static void test_ragdoll_draws_the_rigs_look(void **state)
 {
 	(void)state;
 	const sinew_rig_facing facings[3] = {SINEW_FACING_RIGHT, SINEW_FACING_LEFT, SINEW_FACING_FORWARD};
@@ -231,16 +315,27 @@ static void test_fold_side(void **state)
 		fixture f;
 		setup(&f, FLAT, facings[k], SINEW_RAGDOLL_LOCAL);
 		walk_pose(&f);
+		drawn before, after;
+		draw_figure(&f, &before);
+		assert_true(before.count > SINEW_PART_COUNT && before.count <= 64 && before.other == 0);
 		assert_true(sinew_ragdoll_set_enabled(f.rd, true));
-		for (int l = 0; l < SINEW_LIMB_COUNT; ++l) {
-			int lower = SINEW_PART_LEFT_UPPER_ARM + 2 * l + 1;
-			sinew_joint_limit lim = sinew_joint_get_limit(sinew_ragdoll_get_joint(f.rd, lower));
-			bool flip = sinew_rig_get_bend_flip(f.rig, l);
-			bool world_negative = flip != (facings[k] == SINEW_FACING_LEFT);
-			assert_true(lim.enabled);
-			if (world_negative) assert_true(lim.lower < -140.0f * DEG && lim.upper > 0.0f && lim.upper < 10.0f * DEG);
-			else assert_true(lim.upper > 140.0f * DEG && lim.lower < 0.0f && lim.lower > -10.0f * DEG);
+		draw_figure(&f, &after);
+		assert_int_equal(after.count, before.count);
+		assert_int_equal(after.other, 0);
+		for (int i = 0; i < before.count; ++i) {
+			assert_float_near(after.radius[i], before.radius[i], 1e-6);
+			assert_memory_equal(&after.fill[i], &before.fill[i], sizeof after.fill[i]);
+			assert_true(sinew_distance(after.p1[i], before.p1[i]) < 0.5f);
+			assert_true(sinew_distance(after.p2[i], before.p2[i]) < 0.5f);
 		}
+		/* the rig itself draws nothing while the ragdoll shows the figure */
+		drawn hidden;
+		memset(&hidden, 0, sizeof hidden);
+		sinew_debug_draw dd = sinew_default_debug_draw();
+		dd.draw_solid_capsule = drawn_capsule;
+		dd.context = &hidden;
+		sinew_rig_draw(f.rig, &dd);
+		assert_int_equal(hidden.count, 0);
 		teardown(&f);
 	}
 }
@@ -486,10 +581,11 @@ static float ground_under(fixture *f, float x, float y_from)
 
 /* Run the stand-up to its end watching every segment's world direction; returns the largest
  * sweep. On return the rig is ANIMATED and one update has solved the end pose. */
-static float run_recovery(fixture *f)
+static float run_recovery_sweeps(fixture *f, float sweep[SINEW_PART_COUNT])
 {
 	sinew_rig_part_state prev[SINEW_PART_COUNT], now[SINEW_PART_COUNT];
-	float sweep[SINEW_PART_COUNT] = {0}, sweep_max = 0.0f;
+	float sweep_max = 0.0f;
+	for (int p = 0; p < SINEW_PART_COUNT; ++p) sweep[p] = 0.0f;
 	sinew_ragdoll_get_parts(f->rd, prev);
 	int frames = 0;
 	while (sinew_ragdoll_get_state(f->rd) == SINEW_RIG_RECOVERING) {
@@ -504,6 +600,12 @@ static float run_recovery(fixture *f)
 	}
 	assert_true(frames >= 115); /* 2.0 s */
 	return sweep_max;
+}
+
+static float run_recovery(fixture *f)
+{
+	float sweep[SINEW_PART_COUNT];
+	return run_recovery_sweeps(f, sweep);
 }
 
 /* The end: the pre-ragdoll pose, moved to the landing spot, with a foot on the ground and none in it. */
@@ -524,11 +626,34 @@ static void check_standing(fixture *f, const sinew_rig_part_state *pre_parts, si
 	assert_true(touch <= 2.0f);
 }
 
-static void recovery_case(sinew_rig_facing facing, terrain_kind terrain, bool walk, const char *name)
+/* What a recovery may vary: the figure's own switches before the fall, and the probe. */
+typedef struct recovery_options {
+	bool overrides;     /* bend flags against the profile, an arm off IK, the head look-at off */
+	bool probe_dynamic; /* the probe may stand the figure on dynamic bodies (not its own) */
+} recovery_options;
+
+static void recovery_case_with(sinew_rig_facing facing, terrain_kind terrain, bool walk, recovery_options o,
+                               const char *name)
 {
 	fixture f;
 	setup(&f, terrain, facing, SINEW_RAGDOLL_LOCAL);
+	if (o.probe_dynamic) {
+		sinew_destroy_ragdoll(f.rd);
+		sinew_ragdoll_def dd = sinew_default_ragdoll_def();
+		dd.probe_dynamic = true;
+		f.rd = sinew_create_ragdoll(f.rig, &dd);
+		assert_non_null(f.rd);
+	}
 	if (walk) walk_pose(&f);
+	if (o.overrides) {
+		assert_true(sinew_rig_set_bend_flip(f.rig, SINEW_LIMB_RIGHT_LEG, !sinew_rig_profile_bend_flip(facing, SINEW_LIMB_RIGHT_LEG)));
+		assert_true(sinew_rig_set_bend_flip(f.rig, SINEW_LIMB_LEFT_ARM, !sinew_rig_profile_bend_flip(facing, SINEW_LIMB_LEFT_ARM)));
+		assert_true(sinew_rig_set_limb_ik(f.rig, SINEW_LIMB_RIGHT_ARM, false));
+		assert_true(sinew_rig_set_head_look(f.rig, false));
+		frame(&f);
+	}
+	sinew_rig_pose pre_pose;
+	assert_true(sinew_rig_get_pose(f.rig, &pre_pose));
 	sinew_rig_part_state pre_parts[SINEW_PART_COUNT], last[SINEW_PART_COUNT], first[SINEW_PART_COUNT];
 	rig_parts(f.rig, pre_parts);
 	sinew_vec2 pre_root = sinew_rig_get_root(f.rig).p;
@@ -540,6 +665,7 @@ static void recovery_case(sinew_rig_facing facing, terrain_kind terrain, bool wa
 	}
 	for (int i = 0; i < 240; ++i) frame(&f);
 	sinew_ragdoll_get_parts(f.rd, last);
+	float landing_x = last[SINEW_PART_TORSO].origin.x; /* the hips */
 
 	assert_true(sinew_ragdoll_set_enabled(f.rd, false));
 	assert_int_equal(sinew_ragdoll_get_state(f.rd), SINEW_RIG_RECOVERING);
@@ -557,11 +683,28 @@ static void recovery_case(sinew_rig_facing facing, terrain_kind terrain, bool wa
 	assert_true(sweep <= PI_F + 0.01f);
 	assert_int_equal(sinew_ragdoll_get_state(f.rd), SINEW_RIG_ANIMATED);
 	check_standing(&f, pre_parts, pre_root);
-	/* The profile and the bend flags are the pre-ragdoll ones, and stay so while animated. */
-	assert_int_equal(sinew_rig_get_facing(f.rig), facing);
-	frame(&f);
+	/* It stands where the ragdoll lay (seed 002 rounds 2 and 5: not shifted, mirrored or not). */
+	assert_float_near(sinew_rig_get_root(f.rig).p.x, landing_x, 0.5);
+	/* The profile, the bend flags, the IK and look-at switches are the pre-ragdoll ones (round 3),
+	 * and stay so while animated. */
+	for (int k = 0; k < 2; ++k) {
+		sinew_rig_pose now;
+		assert_true(sinew_rig_get_pose(f.rig, &now));
+		assert_int_equal(now.facing, facing);
+		assert_memory_equal(now.bend_flip, pre_pose.bend_flip, sizeof now.bend_flip);
+		assert_memory_equal(now.limb_ik, pre_pose.limb_ik, sizeof now.limb_ik);
+		assert_true(now.head_look == pre_pose.head_look);
+		for (int l = 0; l < SINEW_LIMB_COUNT; ++l) assert_true(sinew_rig_get_bend_flip(f.rig, l) == pre_pose.bend_flip[l]);
+		if (k == 0) frame(&f);
+	}
 	check_standing(&f, pre_parts, pre_root);
 	teardown(&f);
+}
+
+static void recovery_case(sinew_rig_facing facing, terrain_kind terrain, bool walk, const char *name)
+{
+	recovery_options none = {false, false};
+	recovery_case_with(facing, terrain, walk, none, name);
 }
 
 static void test_recovery_flat(void **state)
@@ -656,6 +799,109 @@ static void test_backwards_joints_pass_straight(void **state)
 	}
 	check_standing(&f, pre_parts, pre_root);
 	teardown(&f);
+}
+
+/* Seed 002 round 3: a figure with its own switches (a leg and an arm bent against the profile by
+ * overrides, an arm off IK, the head not looking) stands up into exactly them, on flat ground and
+ * a slope, for every facing. */
+static void test_recovery_restores_the_figures_switches(void **state)
+{
+	(void)state;
+	recovery_options o = {true, false};
+	recovery_case_with(SINEW_FACING_RIGHT, FLAT, true, o, "right overrides");
+	recovery_case_with(SINEW_FACING_LEFT, SLOPE, true, o, "left overrides slope");
+	recovery_case_with(SINEW_FACING_FORWARD, FLAT, false, o, "forward overrides");
+}
+
+/* Seed 002 Fix 1: with probe_dynamic on (the figure may stand up on a prop) the ground probe still
+ * skips the ragdoll's own bodies, which are dynamic and lie where it probes: it stands on the
+ * terrain, not on its own fallen limbs. */
+static void test_recovery_probe_skips_own_bodies(void **state)
+{
+	(void)state;
+	recovery_options o = {false, true};
+	recovery_case_with(SINEW_FACING_RIGHT, FLAT, false, o, "right probe_dynamic");
+	recovery_case_with(SINEW_FACING_LEFT, SLOPE, true, o, "left probe_dynamic slope");
+}
+
+/* Turn a limb (its upper and lower body) rigidly about its shoulder or hip. */
+static void swing(fixture *f, int upper, float delta)
+{
+	sinew_vec2 pivot = sinew_ragdoll_get_part(f->rd, upper).origin;
+	sinew_rot q = sinew_make_rot(delta);
+	for (int p = upper; p <= upper + 1; ++p) {
+		sinew_body_id b = sinew_ragdoll_get_body(f->rd, p);
+		sinew_vec2 c = sinew_add(pivot, sinew_rotate(q, sinew_sub(sinew_body_get_position(b), pivot)));
+		sinew_body_set_transform(b, c, sinew_body_get_angle(b) + delta);
+	}
+}
+
+/* Seed 002 round 7: a shoulder is a ball joint and turns the short way, even across the +-180
+ * line of its relative rotation: the arm, swung by the fall to 25 degrees past that line, swings
+ * back by exactly as much, not the other way round as round 6's "through straight" rule sent it
+ * (past 180 degrees). */
+static void test_shoulder_turns_the_short_way(void **state)
+{
+	(void)state;
+	fixture f;
+	setup(&f, FLAT, SINEW_FACING_RIGHT, SINEW_RAGDOLL_LOCAL);
+	sinew_rig_part_state pre_parts[SINEW_PART_COUNT];
+	rig_parts(f.rig, pre_parts);
+	sinew_vec2 pre_root = sinew_rig_get_root(f.rig).p;
+	float rel = wrapf_(pre_parts[SINEW_PART_RIGHT_UPPER_ARM].angle - pre_parts[SINEW_PART_TORSO].angle);
+	float side = rel >= 0.0f ? 1.0f : -1.0f;
+	float delta = side * (PI_F - fabsf(rel) + 25.0f * DEG);
+	assert_true(fabsf(delta) < 170.0f * DEG);
+	assert_true(sinew_ragdoll_set_enabled(f.rd, true));
+	swing(&f, SINEW_PART_RIGHT_UPPER_ARM, delta);
+	float start = wrapf_(sinew_ragdoll_get_part(f.rd, SINEW_PART_RIGHT_UPPER_ARM).angle - pre_parts[SINEW_PART_TORSO].angle);
+	assert_true(start * rel < 0.0f); /* across the line */
+	assert_true(sinew_ragdoll_set_enabled(f.rd, false));
+	float sweep[SINEW_PART_COUNT];
+	float most = run_recovery_sweeps(&f, sweep);
+	printf("# shoulder across the line: swung %.1f deg, swept back %.1f deg\n", (double)(delta / DEG),
+	       (double)(sweep[SINEW_PART_RIGHT_UPPER_ARM] / DEG));
+	assert_float_near(sweep[SINEW_PART_RIGHT_UPPER_ARM], -delta, 1.0 * DEG);
+	assert_true(most <= PI_F + 0.01f);
+	check_standing(&f, pre_parts, pre_root);
+	teardown(&f);
+}
+
+/* Seed 002 round 8: an elbow's turn is chosen with its upper arm's, so that the forearm's world
+ * direction sweeps least. The fall left the elbow bent 190 degrees back from its standing bend and
+ * the upper arm swung 62 degrees one way or the other: the elbow then turns whichever way keeps the
+ * forearm's sweep within 180 degrees — through straight when the upper arm swings back the same
+ * way (round 7's per-joint rule took the other way round then: 252 degrees), the other way when it
+ * swings against it (the plain shortest turn took 232). */
+static void test_elbow_follows_minimal_world_sweep(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; ++k) {
+		float swing_by = k ? -62.0f * DEG : 62.0f * DEG;
+		fixture f;
+		setup(&f, FLAT, SINEW_FACING_RIGHT, SINEW_RAGDOLL_LOCAL);
+		sinew_rig_set_marker(f.rig, SINEW_MARKER_RIGHT_HAND, sinew_v2(250.0f, -60.0f));
+		frame(&f);
+		sinew_rig_part_state pre_parts[SINEW_PART_COUNT];
+		rig_parts(f.rig, pre_parts);
+		sinew_vec2 pre_root = sinew_rig_get_root(f.rig).p;
+		float elbow = wrapf_(pre_parts[SINEW_PART_RIGHT_LOWER_ARM].angle - pre_parts[SINEW_PART_RIGHT_UPPER_ARM].angle);
+		assert_true(elbow < -10.0f * DEG && elbow > -170.0f * DEG); /* RIGHT: bent on its (negative) side */
+		assert_true(sinew_ragdoll_set_enabled(f.rd, true));
+		swing(&f, SINEW_PART_RIGHT_UPPER_ARM, swing_by);
+		bend(&f, SINEW_PART_RIGHT_LOWER_ARM, elbow + 190.0f * DEG);
+		assert_true(sinew_ragdoll_set_enabled(f.rd, false));
+		float sweep[SINEW_PART_COUNT];
+		float most = run_recovery_sweeps(&f, sweep);
+		float expect = wrapf_(-swing_by - 190.0f * DEG);
+		printf("# elbow 190 deg back, upper arm swung %.0f deg: forearm swept %.1f deg (expected %.1f)\n",
+		       (double)(swing_by / DEG), (double)(sweep[SINEW_PART_RIGHT_LOWER_ARM] / DEG), (double)(expect / DEG));
+		assert_float_near(sweep[SINEW_PART_RIGHT_UPPER_ARM], -swing_by, 1.0 * DEG);
+		assert_float_near(sweep[SINEW_PART_RIGHT_LOWER_ARM], expect, 1.0 * DEG);
+		assert_true(most <= PI_F + 0.01f);
+		check_standing(&f, pre_parts, pre_root);
+		teardown(&f);
+	}
 }
 
 /* ---------------------------------------------------------------- interruptions */
@@ -827,6 +1073,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_entry_forward),
 		cmocka_unit_test(test_entry_mid_walk),
 		cmocka_unit_test(test_fold_side),
+		cmocka_unit_test(test_fold_side_follows_overrides),
+		cmocka_unit_test(test_ragdoll_draws_the_rigs_look),
 		cmocka_unit_test(test_momentum_handoff),
 		cmocka_unit_test(test_tumble_flat),
 		cmocka_unit_test(test_tumble_ramp),
@@ -841,6 +1089,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_recovery_ramp_edge),
 		cmocka_unit_test(test_recovery_mid_walk),
 		cmocka_unit_test(test_backwards_joints_pass_straight),
+		cmocka_unit_test(test_recovery_restores_the_figures_switches),
+		cmocka_unit_test(test_recovery_probe_skips_own_bodies),
+		cmocka_unit_test(test_shoulder_turns_the_short_way),
+		cmocka_unit_test(test_elbow_follows_minimal_world_sweep),
 		cmocka_unit_test(test_interrupted_recovery),
 		cmocka_unit_test(test_snap_to_standing),
 		cmocka_unit_test(test_state_machine),
