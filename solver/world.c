@@ -274,6 +274,8 @@ static void apply_tuning(sinew_world *w)
 	w->linear_slop = SINEW_LINEAR_SLOP * l;
 	w->speculative_distance = SINEW_SPECULATIVE_DISTANCE * l;
 	w->aabb_margin = SINEW_AABB_MARGIN * l;
+	w->recycle_tolerance = SINEW_RECYCLE_TOLERANCE * l;
+	w->recycle_padding = SINEW_RECYCLE_PADDING * l;
 	w->max_linear_speed = w->def.maximum_linear_speed * l;
 	w->push_max_speed = w->def.contact_push_max_speed * l;
 }
@@ -314,6 +316,9 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	if (def->contact_capacity > 0) {
 		stbds_arrsetcap(w->contacts, def->contact_capacity);
 		stbds_arrsetcap(w->constraints, def->contact_capacity);
+		/* sized like the pools (stb_ds reserves them without checking either); out of memory is
+		 * reported here and the first contact made tries again */
+		(void)sinew_pair_set_reserve(w, def->contact_capacity);
 	}
 	s_world_generations[slot] += 1;
 	w->index = (uint16_t)slot;
@@ -334,6 +339,7 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->contacts);
 	stbds_arrfree(w->moved_shapes);
 	stbds_arrfree(w->pair_buffer);
+	sinew_pair_set_free(w);
 	stbds_arrfree(w->solver_bodies);
 	stbds_arrfree(w->awake_bodies);
 	stbds_arrfree(w->constraints);
