@@ -2,17 +2,21 @@
  * A shape whose tight box leaves its fat box is re-inserted and marked moved; at the start of the
  * next step every moved shape queries the trees it can collide with, and each new overlapping
  * pair becomes a contact. Static shapes never query the static tree, so resting scenery costs
- * nothing. Pairs are sorted before contacts are made, so the result never depends on the order
- * the trees happen to report them in beyond their (deterministic) structure. */
+ * nothing. A pair that has a contact already is dropped as the trees report it (the pair set
+ * below holds every contact by its shape pair); the new pairs are sorted before contacts are
+ * made, so the result never depends on the order the trees happen to report them in. */
 #include "joint.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool sinew_shapes_should_collide(const sinew_shape *a, const sinew_shape *b)
 {
 	if (a->group != 0 && a->group == b->group) return false;
 	return (a->layer & b->mask) != 0 || (b->layer & a->mask) != 0;
 }
+
+static int32_t pair_find(const sinew_world *w, int32_t shape_a, int32_t shape_b);
 
 typedef struct pair_query {
 	sinew_world *world;
@@ -31,6 +35,7 @@ static bool collect_pair(int32_t proxy_id, uint64_t user_data, void *context)
 	if ((w->bodies[a->body].joint_count > 0 && w->bodies[b->body].joint_count > 0) &&
 	    sinew_bodies_jointed_without_collision(w, a->body, b->body))
 		return true;
+	if (pair_find(w, q->shape, other) >= 0) return true; /* the contact exists */
 	int32_t lo = q->shape < other ? q->shape : other, hi = q->shape < other ? other : q->shape;
 	stbds_arrput(w->pair_buffer, ((int64_t)lo << 32) | (int64_t)hi);
 	return true;
@@ -42,19 +47,100 @@ static int compare_pairs(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Is there a contact between the two shapes already? Walk the shorter of the two bodies' lists. */
-static bool contact_exists(const sinew_world *w, int32_t shape_a, int32_t shape_b)
+/* ---- the pair set: every contact by its shape pair ----
+ * The key is (lower shape << 32 | higher shape); a pair has two different shapes, so the higher
+ * index is at least 1, no key is 0, and 0 marks an empty slot. Linear probing, at
+ * most half full; removal shifts the following entries back (no tombstones), so lookups stay
+ * short however many contacts come and go. */
+static uint64_t pair_key(int32_t shape_a, int32_t shape_b)
 {
-	int32_t ba = w->shapes[shape_a].body, bb = w->shapes[shape_b].body;
-	int32_t body = w->bodies[ba].contact_count <= w->bodies[bb].contact_count ? ba : bb;
-	for (int32_t c = w->bodies[body].contact_list; c != SINEW_NULL_INDEX;) {
-		const sinew_contact *contact = &w->contacts[c];
-		if ((contact->shape_a == shape_a && contact->shape_b == shape_b) ||
-		    (contact->shape_a == shape_b && contact->shape_b == shape_a))
-			return true;
-		c = contact->edges[sinew_contact_edge_of(contact, body)].next;
+	uint32_t lo = (uint32_t)(shape_a < shape_b ? shape_a : shape_b), hi = (uint32_t)(shape_a < shape_b ? shape_b : shape_a);
+	return (uint64_t)lo << 32 | hi;
+}
+
+static int32_t pair_home(uint64_t key, int32_t capacity)
+{
+	return (int32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (capacity - 1);
+}
+
+static void pair_put(uint64_t *keys, int32_t *contacts, int32_t capacity, uint64_t key, int32_t contact)
+{
+	int32_t i = pair_home(key, capacity);
+	while (keys[i] != 0) i = (i + 1) & (capacity - 1);
+	keys[i] = key;
+	contacts[i] = contact;
+}
+
+bool sinew_pair_set_reserve(sinew_world *w, int32_t more)
+{
+	int64_t need = 2 * ((int64_t)w->pair_set.count + more);
+	if (need <= w->pair_set.capacity) return true;
+	int32_t capacity = w->pair_set.capacity > 0 ? w->pair_set.capacity : 64;
+	while (capacity < need) capacity *= 2;
+	uint64_t *keys = sinew_alloc_zeroed((size_t)capacity * sizeof *keys);
+	int32_t *contacts = sinew_alloc((size_t)capacity * sizeof *contacts);
+	if (keys == NULL || contacts == NULL) {
+		sinew_free(keys);
+		sinew_free(contacts);
+		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "out of memory for the contact pair set (%d pairs)", (int)(w->pair_set.count + more));
+		return false;
 	}
-	return false;
+	for (int32_t i = 0; i < w->pair_set.capacity; ++i)
+		if (w->pair_set.keys[i] != 0) pair_put(keys, contacts, capacity, w->pair_set.keys[i], w->pair_set.contacts[i]);
+	sinew_free(w->pair_set.keys);
+	sinew_free(w->pair_set.contacts);
+	w->pair_set.keys = keys;
+	w->pair_set.contacts = contacts;
+	w->pair_set.capacity = capacity;
+	return true;
+}
+
+void sinew_pair_set_add(sinew_world *w, int32_t shape_a, int32_t shape_b, int32_t contact)
+{
+	SINEW_ASSERT(2 * (w->pair_set.count + 1) <= w->pair_set.capacity);
+	pair_put(w->pair_set.keys, w->pair_set.contacts, w->pair_set.capacity, pair_key(shape_a, shape_b), contact);
+	w->pair_set.count += 1;
+}
+
+/* The slot of the pair, or -1. */
+static int32_t pair_find(const sinew_world *w, int32_t shape_a, int32_t shape_b)
+{
+	int32_t capacity = w->pair_set.capacity;
+	if (capacity == 0) return -1;
+	uint64_t key = pair_key(shape_a, shape_b);
+	for (int32_t i = pair_home(key, capacity);; i = (i + 1) & (capacity - 1)) {
+		if (w->pair_set.keys[i] == key) return i;
+		if (w->pair_set.keys[i] == 0) return -1;
+	}
+}
+
+void sinew_pair_set_remove(sinew_world *w, int32_t shape_a, int32_t shape_b)
+{
+	int32_t i = pair_find(w, shape_a, shape_b);
+	SINEW_ASSERT(i >= 0);
+	if (i < 0) return;
+	uint64_t *keys = w->pair_set.keys;
+	int32_t *contacts = w->pair_set.contacts;
+	int32_t mask = w->pair_set.capacity - 1;
+	/* shift back every following entry of the run that may sit at or before the hole */
+	for (int32_t j = (i + 1) & mask; keys[j] != 0; j = (j + 1) & mask) {
+		int32_t home = pair_home(keys[j], w->pair_set.capacity);
+		/* j's entry may move into the hole i when its home is not in the (cyclic) range (i, j] */
+		bool home_between = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+		if (home_between) continue;
+		keys[i] = keys[j];
+		contacts[i] = contacts[j];
+		i = j;
+	}
+	keys[i] = 0;
+	w->pair_set.count -= 1;
+}
+
+void sinew_pair_set_free(sinew_world *w)
+{
+	sinew_free(w->pair_set.keys);
+	sinew_free(w->pair_set.contacts);
+	memset(&w->pair_set, 0, sizeof w->pair_set);
 }
 
 void sinew_broadphase_update_pairs(sinew_world *w)
@@ -80,7 +166,7 @@ void sinew_broadphase_update_pairs(sinew_world *w)
 	for (int i = 0; i < count; ++i) {
 		if (i > 0 && w->pair_buffer[i] == w->pair_buffer[i - 1]) continue;
 		int32_t a = (int32_t)(w->pair_buffer[i] >> 32), b = (int32_t)(w->pair_buffer[i] & 0xffffffff);
-		if (!contact_exists(w, a, b)) sinew_contact_create(w, a, b);
+		sinew_contact_create(w, a, b);
 	}
 }
 

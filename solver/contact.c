@@ -1,5 +1,6 @@
 /* Contacts: one per pair of shapes whose fat boxes overlap. Each step the narrowphase refreshes
- * the manifold of every contact with an awake body, carries the impulses of points whose feature
+ * the manifold of every contact with an awake body (recycling it while the bodies barely moved
+ * relative to each other, below), carries the impulses of points whose feature
  * ids persist (warm starting), and records begin/end touch and sensor events. */
 #include "world.h"
 
@@ -48,6 +49,7 @@ void sinew_contact_create(sinew_world *w, int32_t shape_a, int32_t shape_b)
 	const sinew_body *ba = &w->bodies[a->body], *bb = &w->bodies[b->body];
 	if (ba->type != SINEW_DYNAMIC_BODY && bb->type != SINEW_DYNAMIC_BODY) return;
 	if (a->sensor && b->sensor) return;
+	if (!sinew_pair_set_reserve(w, 1)) return;
 	int32_t ci;
 	if (w->contact_free != SINEW_NULL_INDEX) {
 		ci = w->contact_free;
@@ -76,6 +78,7 @@ void sinew_contact_create(sinew_world *w, int32_t shape_a, int32_t shape_b)
 	}
 	link_edge(w, ci, 0);
 	link_edge(w, ci, 1);
+	sinew_pair_set_add(w, shape_a, shape_b, ci);
 	w->contact_count += 1;
 }
 
@@ -110,6 +113,7 @@ void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
 	}
 	unlink_edge(w, ci, 0);
 	unlink_edge(w, ci, 1);
+	sinew_pair_set_remove(w, c->shape_a, c->shape_b);
 	c->in_use = false;
 	c->next_free = w->contact_free;
 	w->contact_free = ci;
@@ -141,9 +145,11 @@ static sinew_vec2 point_velocity(const sinew_body *b, sinew_vec2 point)
 }
 
 /* Speculative contacts: keep the points the bodies can reach within this step at their present
- * approach speed, so a fast body is stopped at the surface instead of sinking into it. */
+ * approach speed, so a fast body is stopped at the surface instead of sinking into it, and no
+ * point beyond the pair's reach (the narrowphase's own bound, which a recycled or padded
+ * manifold may exceed). */
 static void keep_reachable_points(const sinew_world *w, sinew_manifold *m, const sinew_body *a, const sinew_body *b,
-                                  float dt)
+                                  float dt, float pair_reach)
 {
 	int k = 0;
 	float reach_gravity = sinew_length(w->gravity) * dt * dt;
@@ -151,9 +157,81 @@ static void keep_reachable_points(const sinew_world *w, sinew_manifold *m, const
 		sinew_manifold_point *p = &m->points[i];
 		float vn = sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), m->normal);
 		float reach = w->speculative_distance + dt * sinew_maxf(-vn, 0.0f) + reach_gravity;
-		if (p->separation <= reach) m->points[k++] = *p;
+		if (p->separation <= reach && p->separation <= pair_reach) m->points[k++] = *p;
 	}
 	m->point_count = k;
+}
+
+/* Contact recycling. A manifold found for one pose of the pair stays good while the bodies barely
+ * move relative to each other: its points are material points of each body, so they follow the
+ * bodies, and the separation changes by the relative motion of the two points along the normal
+ * (exact to first order; the features that touch do not change under a motion this small).
+ * The narrowphase is run with a padded reach and its result kept in the bodies' frames; the
+ * next steps reuse it while (1) no material point of one body has moved more than
+ * recycle_tolerance in the other's frame since then, and (2) the pair's reach now is still
+ * recycle_tolerance inside the padded reach, so no feature outside the kept ones can have come
+ * within reach. Resting stacks and piles then skip the narrowphase entirely. */
+static void cache_store(sinew_contact_cache *cache, const sinew_manifold *m, sinew_transform xa, sinew_transform xb,
+                        float reach)
+{
+	cache->point_count = m->point_count;
+	cache->normal = sinew_inv_rotate(xa.q, m->normal);
+	for (int i = 0; i < m->point_count; ++i) {
+		cache->local_a[i] = sinew_inv_rotate(xa.q, m->points[i].anchor_a);
+		cache->local_b[i] = sinew_inv_rotate(xb.q, m->points[i].anchor_b);
+		cache->separation[i] = m->points[i].separation;
+		cache->id[i] = m->points[i].id;
+	}
+	cache->relative_p = sinew_inv_transform_point(xa, xb.p);
+	cache->relative_q = sinew_inv_mul_rot(xa.q, xb.q);
+	cache->reach = reach;
+	cache->valid = true;
+}
+
+/* Largest distance from the body's origin to a point of its shapes, or a contact point of them
+ * within the reach. */
+static float origin_extent(const sinew_body *b, float reach)
+{
+	return b->max_extent + sinew_length(b->local_center) + reach;
+}
+
+/* How far a material point of one body can have moved in the other's frame since the cache was
+ * made: measured in the frame of the body that reaches farther, so the turn is paid on the
+ * shorter arm (a small box on a long static ring). */
+static float cache_motion(const sinew_contact_cache *cache, const sinew_body *a, const sinew_body *b)
+{
+	sinew_rot q = sinew_inv_mul_rot(a->xf.q, b->xf.q);
+	sinew_rot turn = sinew_inv_mul_rot(cache->relative_q, q);
+	if (turn.c <= 0.0f) return SINEW_HUGE;
+	float ea = origin_extent(a, cache->reach), eb = origin_extent(b, cache->reach);
+	if (eb <= ea) {
+		sinew_vec2 p = sinew_inv_transform_point(a->xf, b->xf.p);
+		return sinew_length(sinew_sub(p, cache->relative_p)) + sinew_absf(turn.s) * eb;
+	}
+	/* A's origin in B's frame, now and when the cache was made */
+	sinew_vec2 p = sinew_inv_transform_point(b->xf, a->xf.p);
+	sinew_vec2 p0 = sinew_neg(sinew_inv_rotate(cache->relative_q, cache->relative_p));
+	return sinew_length(sinew_sub(p, p0)) + sinew_absf(turn.s) * ea;
+}
+
+/* The cached manifold at the bodies' present pose. */
+static sinew_manifold cache_manifold(const sinew_contact_cache *cache, sinew_transform xa, sinew_transform xb)
+{
+	sinew_manifold m;
+	memset(&m, 0, sizeof m);
+	m.normal = sinew_rotate(xa.q, cache->normal);
+	m.point_count = cache->point_count;
+	for (int i = 0; i < cache->point_count; ++i) {
+		sinew_manifold_point *p = &m.points[i];
+		sinew_vec2 pa = sinew_add(xa.p, sinew_rotate(xa.q, cache->local_a[i]));
+		sinew_vec2 pb = sinew_add(xb.p, sinew_rotate(xb.q, cache->local_b[i]));
+		p->point = sinew_lerp(pa, pb, 0.5f);
+		p->anchor_a = sinew_sub(p->point, xa.p);
+		p->anchor_b = sinew_sub(p->point, xb.p);
+		p->separation = cache->separation[i] + sinew_dot(sinew_sub(pb, pa), m.normal);
+		p->id = cache->id[i];
+	}
+	return m;
 }
 
 static float approach_speed(const sinew_world *w, const sinew_contact *c)
@@ -186,8 +264,15 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 		/* how far the pair can close in this step bounds the speculative search */
 		float closing = sinew_length(sinew_sub(b->v, a->v)) + sinew_absf(a->w) * a->max_extent + sinew_absf(b->w) * b->max_extent;
 		float reach = w->speculative_distance + dt * closing + sinew_length(w->gravity) * dt * dt;
-		c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, reach);
-		keep_reachable_points(w, &c->manifold, a, b, dt);
+		float tolerance = w->recycle_tolerance;
+		if (c->cache.valid && reach + tolerance <= c->cache.reach && cache_motion(&c->cache, a, b) <= tolerance) {
+			c->manifold = cache_manifold(&c->cache, a->xf, b->xf);
+		} else {
+			float padded = reach + w->recycle_padding;
+			c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, padded);
+			cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);
+		}
+		keep_reachable_points(w, &c->manifold, a, b, dt, reach);
 		match_impulses(c, &old);
 		touching = c->manifold.point_count > 0;
 		if (touching != was_touching && (c->flags & SINEW_CONTACT_EVENTS)) {
@@ -217,12 +302,13 @@ void sinew_contacts_update(sinew_world *w, float dt)
 	for (int ci = 0; ci < n; ++ci) {
 		sinew_contact *c = &w->contacts[ci];
 		if (!c->in_use) continue;
-		const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
-		const sinew_body *a = &w->bodies[sa->body], *b = &w->bodies[sb->body];
+		/* the edges name the shapes' bodies: a sleeping contact is passed over without its shapes */
+		const sinew_body *a = &w->bodies[c->edges[0].body], *b = &w->bodies[c->edges[1].body];
 		if (!a->awake && !b->awake) { /* asleep: the manifold stays as it was */
 			touching += (c->flags & SINEW_CONTACT_TOUCHING) && !(c->flags & SINEW_CONTACT_SENSOR);
 			continue;
 		}
+		const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
 		if (!sinew_aabb_overlaps(sa->fat_aabb, sb->fat_aabb) || !sinew_shapes_should_collide(sa, sb)) {
 			sinew_contact_destroy(w, ci, true);
 			continue;

@@ -152,13 +152,15 @@ void sinew_island_set_asleep(sinew_world *w, sinew_body *seed)
 	/* a mark no step uses: steps count up from 1 */
 	int32_t mark = -2 - w->step_index;
 	int32_t si = (int32_t)(seed - w->bodies);
-	walk_island(w, si, mark, false);
-	int n = (int)stbds_arrlen(w->bodies);
+	/* island_bodies is the step's scratch, unused between steps: it lists the island, so putting
+	 * it to sleep costs its size, not the world's (a scene that creates 9,600 bodies asleep) */
+	stbds_arrsetlen(w->island_bodies, 0);
+	walk_island(w, si, mark, true);
+	int n = (int)stbds_arrlen(w->island_bodies);
 	for (int i = 0; i < n; ++i) {
-		sinew_body *b = &w->bodies[i];
-		if (b->in_use && b->island_mark == mark) {
-			put_to_sleep(b);
-			b->island_mark = -1;
-		}
+		sinew_body *b = &w->bodies[w->island_bodies[i]];
+		put_to_sleep(b);
+		b->island_mark = -1;
 	}
+	stbds_arrsetlen(w->island_bodies, 0);
 }

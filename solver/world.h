@@ -15,6 +15,10 @@
 #define SINEW_LINEAR_SLOP 0.005f
 #define SINEW_SPECULATIVE_DISTANCE (4.0f * SINEW_LINEAR_SLOP)
 #define SINEW_AABB_MARGIN 0.1f
+/* Contact recycling (contact.c): a manifold is reused while the bodies moved less than this
+ * relative to each other since it was found; it is found with its reach padded by the second. */
+#define SINEW_RECYCLE_TOLERANCE (0.1f * SINEW_LINEAR_SLOP)
+#define SINEW_RECYCLE_PADDING SINEW_LINEAR_SLOP
 #define SINEW_TIME_TO_SLEEP 0.5f
 /* Relax passes per substep: the second one settles stacks and mass ratios (see docs/architecture.md). */
 #define SINEW_RELAX_ITERATIONS 2
@@ -90,15 +94,32 @@ enum {
 	SINEW_CONTACT_SENSOR_EVENTS = 1u << 3,
 };
 
+/* The narrowphase result a contact keeps for recycling (contact.c): the manifold found with reach
+ * `reach`, its points and normal in the bodies' frames, and where B's origin and rotation were
+ * in A's frame when it was found. */
+typedef struct sinew_contact_cache {
+	sinew_vec2 local_a[2], local_b[2]; /* each point on A (A's frame, from A's origin) and on B */
+	float separation[2];
+	uint16_t id[2];
+	sinew_vec2 normal; /* A's frame */
+	int32_t point_count;
+	sinew_vec2 relative_p; /* B's origin in A's frame */
+	sinew_rot relative_q;  /* B's rotation relative to A's */
+	float reach;
+	bool valid;
+} sinew_contact_cache;
+
 typedef struct sinew_contact {
-	sinew_manifold manifold;
+	/* first what every step reads of every contact, sleeping ones too */
+	bool in_use;
+	uint32_t flags;
 	sinew_contact_edge edges[2]; /* [0] for shape_a's body, [1] for shape_b's */
 	int32_t shape_a, shape_b;
+	int32_t next_free;
 	float friction, restitution;
 	float warm_normal[2], warm_tangent[2]; /* per-substep impulses carried to the next step */
-	uint32_t flags;
-	int32_t next_free;
-	bool in_use;
+	sinew_manifold manifold;
+	sinew_contact_cache cache;
 } sinew_contact;
 
 /* A body's velocity state in the step: contiguous, only awake non-static bodies (slot 0 is a
@@ -152,6 +173,7 @@ typedef struct sinew_world {
 	sinew_world_def def;
 	float lengths; /* length_units_per_meter */
 	float linear_slop, speculative_distance, aabb_margin, max_linear_speed, push_max_speed;
+	float recycle_tolerance, recycle_padding; /* contact recycling (contact.c) */
 	sinew_body *bodies;       /* stb_ds pool */
 	int32_t body_free;
 	int32_t *body_order;      /* body indices in creation order; -1 for destroyed */
@@ -165,6 +187,8 @@ typedef struct sinew_world {
 	sinew_dynamic_tree trees[SINEW_TREE_COUNT];
 	int32_t *moved_shapes;  /* shapes whose fat box changed: they look for new pairs */
 	int64_t *pair_buffer;   /* candidate pairs (shape_a << 32 | shape_b) */
+	/* every contact by its shape pair: open addressing, linear probing, key 0 empty (broadphase.c) */
+	struct { uint64_t *keys; int32_t *contacts; int32_t capacity, count; } pair_set;
 	/* per-step scratch, kept between steps so a step of a sized world never allocates */
 	sinew_solver_body *solver_bodies;
 	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
@@ -208,6 +232,7 @@ typedef struct sinew_world {
 	uint32_t generation;
 	bool locked;               /* stepping, or a query is running */
 	bool reported_non_finite;  /* the check after each step has reported a non-finite body */
+	bool out_of_memory;        /* an allocation failed mid-change: every change is refused, destroy works */
 	const char *callback_lock; /* non-NULL: a draw or error callback runs; says which, for the refusal */
 	bool in_use;
 } sinew_world;
@@ -229,6 +254,26 @@ void sinew_world_error(sinew_world *world, sinew_error code, const char *format,
 #endif
 	;
 bool sinew_world_check_unlocked(sinew_world *world, const char *fn);
+/* After a guarded entry point caught a failed allocation (core.h, sinew_oom_guard): mark the
+ * world in slot world0 out of memory (unlocked, so it can be destroyed) and report it. */
+void sinew_world_out_of_memory(uint32_t world0, const char *fn);
+
+/* An entry point run under an out-of-memory guard: `spec type name params` (spec: static or
+ * nothing) calls `call`; a failed allocation inside returns `failure` after
+ * sinew_world_out_of_memory(world0, name). */
+#define SINEW_GUARDED(spec, type, name, params, call, world0, failure)                                                 \
+	spec type name params                                                                                              \
+	{                                                                                                                  \
+		sinew_oom_guard guard_;                                                                                        \
+		sinew_oom_enter(&guard_);                                                                                      \
+		if (setjmp(guard_.jump) != 0) {                                                                                \
+			sinew_world_out_of_memory((uint32_t)(world0), #name);                                                      \
+			return failure;                                                                                            \
+		}                                                                                                              \
+		type result_ = call;                                                                                           \
+		sinew_oom_leave(&guard_);                                                                                      \
+		return result_;                                                                                                \
+	}
 /* Refuse changes while a draw or error callback runs (reason completes "the world is locked (...)");
  * unlock restores what lock returned, so locks nest. Reads and queries stay allowed. */
 const char *sinew_world_lock_for(sinew_world *world, const char *reason);
@@ -265,6 +310,12 @@ int32_t sinew_tree_for_body(const sinew_body *body);
 void sinew_broadphase_update_pairs(sinew_world *world);
 void sinew_broadphase_refresh_body(sinew_world *world, sinew_body *body, bool force_move);
 bool sinew_shapes_should_collide(const sinew_shape *a, const sinew_shape *b);
+/* The contact of a shape pair: recorded when made, forgotten when destroyed, found without a walk. */
+/* Room for `more` pairs; false (reported) when out of memory. */
+bool sinew_pair_set_reserve(sinew_world *world, int32_t more);
+void sinew_pair_set_add(sinew_world *world, int32_t shape_a, int32_t shape_b, int32_t contact);
+void sinew_pair_set_remove(sinew_world *world, int32_t shape_a, int32_t shape_b);
+void sinew_pair_set_free(sinew_world *world);
 
 /* contact.c */
 void sinew_contact_create(sinew_world *world, int32_t shape_a, int32_t shape_b);

@@ -119,11 +119,18 @@ static float mean_joint_error(const fixture *f)
 
 /* ---------------------------------------------------------------- standing */
 
-static void test_powered_stands_with_root_pull(void **state)
+/* Stand a stiff figure held by its root pull for 10 s; the worst part's distance and angle from the
+ * animated pose. */
+static void stand(sinew_rig_facing facing, float *worst_px_out, float *worst_deg_out)
 {
-	(void)state;
+	sinew_ragdoll_def dd = sinew_default_ragdoll_def();
+	dd.power = SINEW_POWER_STIFF;
+	dd.root_pull.enabled = true;
 	fixture f;
-	start(&f, SINEW_POWER_STIFF, true);
+	setup(&f, &dd);
+	assert_true(sinew_rig_set_facing(f.rig, facing));
+	stance(&f);
+	assert_true(sinew_ragdoll_set_enabled(f.rd, true));
 	float worst_px = 0.0f, worst_deg = 0.0f;
 	for (int i = 0; i < 600; ++i) {
 		frame(&f);
@@ -135,11 +142,48 @@ static void test_powered_stands_with_root_pull(void **state)
 			worst_deg = fmaxf(worst_deg, fabsf(wrapf_(want[p].angle - got[p].angle)) / DEG);
 		}
 	}
-	printf("  powered + root pull, 10 s standing: worst part %.3f px, %.3f deg off the animated pose\n",
-	       (double)worst_px, (double)worst_deg);
 	assert_true(sinew_ragdoll_is_enabled(f.rd));
-	assert_true(worst_px < 5.0f);
-	assert_true(worst_deg < 3.0f);
+	teardown(&f);
+	*worst_px_out = worst_px;
+	*worst_deg_out = worst_deg;
+}
+
+static void test_powered_stands_with_root_pull(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"right", "left", "forward"};
+	for (int facing = SINEW_FACING_RIGHT; facing <= SINEW_FACING_FORWARD; ++facing) {
+		float px = 0.0f, deg = 0.0f;
+		stand((sinew_rig_facing)facing, &px, &deg);
+		printf("  powered + root pull, 10 s standing, facing %s: worst part %.3f px, %.3f deg off the animated pose\n",
+		       names[facing], (double)px, (double)deg);
+		assert_true(px < 5.0f);
+		assert_true(deg < 3.0f);
+	}
+}
+
+/* The game keeps animating the hidden rig while it is ragdolled: a hand marker moved after the fall
+ * moves the target, and the stiff arm follows it by IK's answer. */
+static void test_targets_follow_the_animation(void **state)
+{
+	(void)state;
+	fixture f;
+	start(&f, SINEW_POWER_STIFF, true);
+	for (int i = 0; i < 30; ++i) frame(&f);
+	sinew_rig_part_state want[SINEW_PART_COUNT], got[SINEW_PART_COUNT];
+	animated_parts(&f, want);
+	float before = want[SINEW_PART_LEFT_UPPER_ARM].angle;
+	assert_true(sinew_rig_set_marker(f.rig, SINEW_MARKER_LEFT_HAND, sinew_v2(300.0f, -300.0f))); /* reached out forward */
+	for (int i = 0; i < 60; ++i) frame(&f);
+	animated_parts(&f, want);
+	sinew_ragdoll_get_parts(f.rd, got);
+	float moved = fabsf(wrapf_(want[SINEW_PART_LEFT_UPPER_ARM].angle - before));
+	float off = 0.0f;
+	for (int p = SINEW_PART_LEFT_UPPER_ARM; p <= SINEW_PART_LEFT_LOWER_ARM; ++p) off = fmaxf(off, fabsf(wrapf_(want[p].angle - got[p].angle)));
+	printf("  a hand marker moved while ragdolled: the arm's target turned %.0f deg, the arm is %.2f deg off it after 1 s\n",
+	       (double)(moved / DEG), (double)(off / DEG));
+	assert_true(moved > 30.0f * DEG);
+	assert_true(off < 3.0f * DEG);
 	teardown(&f);
 }
 
@@ -559,6 +603,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_powered_stands_with_root_pull),
+		cmocka_unit_test(test_targets_follow_the_animation),
 		cmocka_unit_test(test_root_pull_alone_does_not_stand),
 		cmocka_unit_test(test_powered_fall_stays_nearer_its_targets),
 		cmocka_unit_test(test_influence_fade_has_no_jump),
