@@ -261,7 +261,8 @@ static bool begin_episodes(sinew_rig *rig, const hit *hits, int count, int previ
 	for (int i = 0; i < count; ++i) {
 		const hit *h = &hits[i];
 		bool known = in_list(rig->touching, previous, h->other);
-		bool seen = in_list(rig->touching + previous, rig->touching_count - previous, h->other);
+		/* (no list yet: touching is NULL, and NULL + 0 is undefined behaviour in C) */
+		bool seen = rig->touching != NULL && in_list(rig->touching + previous, rig->touching_count - previous, h->other);
 		if (known) continue;
 		float speed = meeting_speed(rig, h);
 		bool first_of_part = true; /* one reaction per part the body touches */
