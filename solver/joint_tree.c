@@ -559,15 +559,52 @@ static double tree_energy(const sinew_world *w, int32_t begin, int32_t end)
 	return e;
 }
 
+/* The ceiling on a tree's energy (see correction_share). The energy of the tree at the start of the
+ * substep made a ratchet: the integrator's energy swings about its true value, every upward swing
+ * was clipped and every downward one kept, so a frictionless double pendulum kept only 72 % of its
+ * energy over 60 s (test_joint_energy). So the ceiling is remembered from step to step, on the
+ * tree's first body: the highest energy the tree had, raised at once by work done on it (contacts,
+ * motors, a user's push), and each step brought SINEW_TREE_ENERGY_FORGET of the way down to the
+ * energy the tree has now, and never more than SINEW_TREE_ENERGY_SWING of its kinetic energy above
+ * it (a figure stopped or moved by the user does not keep a ceiling far above what it has). A tree
+ * whose first body changed, or that was not stepped last step, starts from its energy now. Measured:
+ * the double pendulum keeps 91.8 % over 60 s, its energy never more than 0.028 % above the start;
+ * the heavy chain 86.6 % over 20 s, 0.0023 %. */
+#define SINEW_TREE_ENERGY_FORGET 0.01
+#define SINEW_TREE_ENERGY_SWING 0.05
+
+static sinew_body *tree_first_body(sinew_world *w, const sinew_tree_range *r)
+{
+	int32_t i = r->begin;
+	while (!w->tree_nodes[i].is_body) ++i;
+	return &w->bodies[w->awake_bodies[w->tree_nodes[i].ref]];
+}
+
 void sinew_joint_tree_mark_energy(sinew_world *w)
 {
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) w->tree_ranges[t].energy = tree_energy(w, w->tree_ranges[t].begin, w->tree_ranges[t].end);
+	for (int t = 0; t < trees; ++t) {
+		sinew_tree_range *r = &w->tree_ranges[t];
+		double e = 0.0, k = 0.0;
+		for (int32_t i = r->begin; i < r->end; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			if (!n->is_body) continue;
+			const sinew_solver_body *b = &w->solver_bodies[n->ref];
+			double kn = kinetic(b, b->v.x, b->v.y, b->w);
+			k += kn;
+			e += kn + potential(w, n->ref);
+		}
+		r->energy = e;
+		const sinew_body *first = tree_first_body(w, r);
+		if (first->tree_energy_step == w->step_index && first->tree_energy > e)
+			r->energy = e + fmin((1.0 - SINEW_TREE_ENERGY_FORGET) * (first->tree_energy - e), SINEW_TREE_ENERGY_SWING * k);
+	}
 }
 
 /* How much of the velocity a position correction implies (dx / h, in the body nodes' y) the tree
- * takes: all of it, unless that would leave the tree with more energy than it had at the start of
- * the substep; then the largest share that does not (none if the substep added energy already).
+ * takes: all of it, unless that would leave the tree with more energy than its ceiling (about the
+ * most it had lately, sinew_joint_tree_mark_energy); then the largest share that does not (none if
+ * the substep added energy already).
  * None either while a body turns faster than SINEW_TREE_MAX_TURN radians per substep: the
  * correction is one linear step, and at such turns (the crack of a whip) its velocity is a poor
  * guess that measured tore the heavy chain by 1.6 cm; the projection alone only loses energy. */
@@ -637,6 +674,10 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 			b->v.y += share * (float)n->y[1];
 			if (b->inv_inertia > 0.0f) b->w += share * (float)n->y[2];
 		}
-		w->tree_ranges[t].energy = tree_energy(w, begin, end);
+		sinew_tree_range *r = &w->tree_ranges[t];
+		r->energy = fmax(r->energy, tree_energy(w, begin, end));
+		sinew_body *first = tree_first_body(w, r);
+		first->tree_energy = r->energy;
+		first->tree_energy_step = w->step_index + 1;
 	}
 }

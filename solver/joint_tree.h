@@ -28,7 +28,7 @@ typedef struct sinew_tree_node {
  * after the trees are built, and used by every pass. */
 typedef struct sinew_tree_range {
 	int32_t begin, end;
-	double energy; /* kinetic plus potential energy of its bodies at the start of the substep */
+	double energy; /* the ceiling on its kinetic plus potential energy (sinew_joint_tree_mark_energy) */
 	bool has_limits;
 	bool has_loops;  /* a loop-closing row solved with the trees reaches one of its bodies */
 } sinew_tree_range;
