@@ -3,7 +3,7 @@
  * and the feet step on the terrain under each of them; airborne, the root keeps its takeoff
  * momentum under drag and capped gravity, sweeps sideways with the rig's own proxies, and the
  * limbs take an additive air pose; a landing is soft, or an impact whose depth follows the fall
- * height. The constants are rig.h's SINEW_RIG_* (seed 001 §3 and the terrain ones it assumes).
+ * height. The constants are rig.h's SINEW_RIG_* (docs/terrain.md, "Constants").
  *
  * Every write goes through rig.h; every read of the world through sinew.h's queries. Time is
  * the dt the rig is given, never a clock, so the controller is deterministic. */
@@ -414,9 +414,9 @@ static void touch_down(sinew_rig *rig, rig_terrain *t, float ground_y)
 	begin_landing(rig, t, fall, ground_y);
 }
 
-/* One airborne frame (seed §5): drag, capped gravity, the swept horizontal move first, then the
- * vertical one, whose whole length counts towards finding a landing (a thin ramp is not crossed
- * between two samples). */
+/* One airborne frame (docs/terrain.md, "Airborne"): drag, capped gravity, the swept horizontal move
+ * first, then the vertical one, whose whole length counts towards finding a landing (a thin ramp is
+ * not crossed between two samples). */
 static void update_airborne(sinew_rig *rig, rig_terrain *t, float dt)
 {
 	t->air_time += dt;
@@ -610,11 +610,12 @@ void rig_terrain_update(sinew_rig *rig, rig_terrain *terrain, float dt)
 	}
 }
 
-/* Seed §8: a ragdoll takes the figure as it is. The landing ends without restoring, the air pose
- * capture is dropped unwritten, momentum is cleared; following stays on (GROUNDED), so the rig
- * finds its support, or falls, when it is animated again. The gait (phase and stride) is kept: the
- * stand-up ends in the pre-ragdoll pose, which that gait placed, so the first animated frame
- * re-seeds from the pose (seed_resume) and continues the stride rather than snapping to a stance. */
+/* docs/terrain.md, "After a ragdoll": a ragdoll takes the figure as it is. The landing ends without
+ * restoring, the air pose capture is dropped unwritten, momentum is cleared; following stays on
+ * (GROUNDED), so the rig finds its support, or falls, when it is animated again. The gait (phase
+ * and stride) is kept: the stand-up ends in the pre-ragdoll pose, which that gait placed, so the
+ * first animated frame re-seeds from the pose (seed_resume) and continues the stride rather than
+ * snapping to a stance. */
 void rig_terrain_on_ragdoll(sinew_rig *rig, rig_terrain *terrain)
 {
 	if (terrain == NULL || terrain->motion == SINEW_MOTION_DISABLED) return;

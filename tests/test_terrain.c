@@ -1,4 +1,4 @@
-/* The rig's terrain motion (docs/terrain.md, seed 001): states, takeoff momentum, drag, the air
+/* The rig's terrain motion (docs/terrain.md): states, takeoff momentum, drag, the air
  * pose, landings mapped from the fall height, the barrier, sweeps and swept landings. Headless,
  * through rig.h, in a pixel world (100 px per metre, y down). */
 #include "support.h"
