@@ -6,11 +6,6 @@
 
 #include <string.h>
 
-int sinew_contact_edge_of(const sinew_contact *c, int32_t body)
-{
-	return c->edges[0].body == body ? 0 : 1;
-}
-
 static void link_edge(sinew_world *w, int32_t ci, int e)
 {
 	sinew_contact *c = &w->contacts[ci];
