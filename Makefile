@@ -38,6 +38,13 @@ CFLAGS_BASE += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-
 LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
+# `make fuzz` builds the library again with clang for libFuzzer (coverage hooks, ASan + UBSan).
+ifdef FUZZ
+BUILD   := build/fuzz
+CC      := clang
+CFLAGS_BASE += -fsanitize=fuzzer-no-link,address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
 OBJ := $(BUILD)/obj
 
 COLLISION_SRC := $(wildcard collision/*.c)
@@ -137,6 +144,34 @@ bench: $(BUILD)/sinew
 
 bench-peers: $(BUILD)/sinew
 	@BOX2D_V3="$(BOX2D_V3)" sh bench/peers/run.sh $(BUILD) $(BENCH_REPEAT) $(BENCH_SCENES)
+
+# Fuzzing (docs/reliability.md): tests/fuzz/ holds two libFuzzer harnesses, the scene loader
+# (fuzz_scene) and sequences of API calls (fuzz_api), their regression corpus and the scene
+# format's dictionary. `make fuzz` runs each for FUZZ_SECONDS under ASan + UBSan (scripts/fuzz.sh);
+# new inputs go to build/fuzz/corpus/, crashes to build/fuzz/crashes/.
+.PHONY: fuzz fuzz-build
+FUZZ_SECONDS ?= 60
+FUZZ_HARNESSES := fuzz_scene fuzz_api
+fuzz: fuzz-build
+	@sh scripts/fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
+fuzz-build: | deps-fuzz
+	@$(MAKE) --no-print-directory FUZZ=1 $(FUZZ_HARNESSES:%=build/fuzz/%)
+
+ifdef FUZZ
+$(BUILD)/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(BUILD)/libsinew.a
+	$(CC) -fsanitize=fuzzer,address,undefined,float-cast-overflow $(LDFLAGS) -o $@ $< $(BUILD)/libsinew.a $(LDLIBS)
+endif
+
+# Soak (docs/reliability.md; not in CI): stickman_rain and rain again and again for SOAK_MINUTES
+# each (default 10) of wall time: finite state, counts back to the start, resident memory flat.
+.PHONY: soak
+SOAK_MINUTES ?= 10
+soak: $(BUILD)/soak
+	$(BUILD)/soak --minutes $(SOAK_MINUTES) scenes/bench/stickman_rain.json scenes/bench/rain.json
+
+$(BUILD)/soak: $(OBJ)/tests/soak/soak.o $(BUILD)/libsinew.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libsinew.a $(LDLIBS)
 
 golden: $(BUILD)/sinew
 	@sh scripts/golden.sh $(BUILD)/sinew update

@@ -89,9 +89,52 @@ void sinew_free(void *pointer)
 	s_allocator.free(pointer, s_allocator.context);
 }
 
+static sinew_oom_guard *s_oom_guard;
+static sinew_error_scope s_scope;
+
+void sinew_oom_enter(sinew_oom_guard *guard)
+{
+	guard->outer = s_oom_guard;
+	guard->scope = s_scope;
+	s_oom_guard = guard;
+}
+
+void sinew_oom_leave(sinew_oom_guard *guard)
+{
+	SINEW_ASSERT(s_oom_guard == guard);
+	s_oom_guard = guard->outer;
+}
+
+void sinew_oom_fail(const char *what)
+{
+	sinew_oom_guard *guard = s_oom_guard;
+	if (guard == NULL) {
+		sinew_report(NULL, NULL, SINEW_ERROR_OUT_OF_MEMORY, "%s: out of memory outside any guarded call; stopping",
+		             what);
+		abort();
+	}
+	s_oom_guard = guard->outer;
+	s_scope = guard->scope;
+	longjmp(guard->jump, 1);
+}
+
 void *sinew_stbds_realloc(void *pointer, size_t size)
 {
-	return sinew_realloc(pointer, size);
+	void *p = sinew_realloc(pointer, size);
+	if (p == NULL && size > 0) sinew_oom_fail("growing an array");
+	return p;
+}
+
+bool sinew_reserve_(void **array, size_t element_size, size_t count)
+{
+	if (*array != NULL && stbds_arrcap(*array) >= count) return true;
+	sinew_oom_guard guard;
+	sinew_oom_enter(&guard);
+	if (setjmp(guard.jump) != 0) return false;
+	void *grown = stbds_arrgrowf(*array, element_size, 0, count);
+	sinew_oom_leave(&guard);
+	*array = grown;
+	return true;
 }
 
 void sinew_stbds_free(void *pointer)
@@ -133,8 +176,6 @@ void sinew_set_error_callback(sinew_error_fn *fn, void *context)
  * (so it sees the refusal); a failure two handlers deep goes to stderr instead, so a handler that
  * retries a refused call cannot recurse without end. */
 static int s_report_depth;
-static sinew_error_scope s_scope;
-
 sinew_error_scope sinew_error_scope_enter(sinew_error_fn *fn, void *context)
 {
 	sinew_error_scope previous = s_scope;

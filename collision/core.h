@@ -6,7 +6,15 @@
 #include "sinew/base.h"
 #include "sinew/math.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
+
+/* Where collision-layer reports go during a world operation (see sinew_error_scope below). */
+typedef struct sinew_error_scope_state_ {
+	sinew_error_fn *fn;
+	void *context;
+	bool active;
+} sinew_error_scope_state_;
 
 /* stb_ds allocates through our hooks (see core.c for the implementation unit). */
 void *sinew_stbds_realloc(void *pointer, size_t size);
@@ -15,6 +23,36 @@ void sinew_stbds_free(void *pointer);
 #define STBDS_FREE(context, pointer) ((void)(context), sinew_stbds_free(pointer))
 #define STBDS_NO_SHORT_NAMES
 #include "stb_ds.h"
+
+/* Out of memory inside stb_ds growth (issue 15). stb_ds does not check its allocations, so its
+ * realloc hook never returns NULL: it jumps back to the innermost guard, set up by a public entry
+ * point that may grow an array (sinew_world_step, body/shape/joint creation and the like). The
+ * array keeps its old block (a failed realloc frees nothing), so the world can still be
+ * destroyed; the entry point marks the world out of memory and every later change is refused.
+ * Used as
+ *     sinew_oom_guard guard;
+ *     sinew_oom_enter(&guard);
+ *     if (setjmp(guard.jump) != 0) return <report>, failure;  (the guard is already left)
+ *     ... work ...
+ *     sinew_oom_leave(&guard);
+ * With no guard active, a failed growth reports OUT_OF_MEMORY and aborts: every path that grows
+ * an stb_ds array is meant to run under one. */
+typedef struct sinew_oom_guard {
+	jmp_buf jump;
+	struct sinew_oom_guard *outer;
+	sinew_error_scope_state_ scope; /* the error routing at entry, restored by the jump */
+} sinew_oom_guard;
+void sinew_oom_enter(sinew_oom_guard *guard);
+void sinew_oom_leave(sinew_oom_guard *guard);
+/* Jump to the innermost guard (or report and abort when there is none). */
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void sinew_oom_fail(const char *what);
+/* Grow an stb_ds array's capacity to at least count elements; false (nothing changed) when the
+ * allocation fails. Pushes within that capacity then cannot allocate. */
+bool sinew_reserve_(void **array, size_t element_size, size_t count);
+#define SINEW_RESERVE(array, count) sinew_reserve_((void **)&(array), sizeof *(array), (size_t)(count))
 
 /** Allocate size bytes through the installed hooks (NULL only when out of memory). */
 void *sinew_alloc(size_t size);
@@ -37,11 +75,7 @@ void sinew_vreport(sinew_error_fn *fn, void *context, sinew_error code, const ch
 /* Where reports with no callback of their own (the collision layer's, fn NULL) go while a world
  * operation runs: the world's callback instead of the process-wide one. Enter returns the scope
  * to restore; fn NULL means the process-wide callback. */
-typedef struct sinew_error_scope {
-	sinew_error_fn *fn;
-	void *context;
-	bool active;
-} sinew_error_scope;
+typedef sinew_error_scope_state_ sinew_error_scope;
 sinew_error_scope sinew_error_scope_enter(sinew_error_fn *fn, void *context);
 void sinew_error_scope_leave(sinew_error_scope previous);
 

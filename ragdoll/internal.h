@@ -8,7 +8,7 @@
 /** Ragdoll collision groups: bit 31 plus the torso body's slot, clear of small user groups. */
 #define RAGDOLL_GROUP_BASE 0x80000000u
 
-/** The seven x offsets of the ground probe's fan (seed 002 Fix 1), length units. */
+/** The seven x offsets of the ground probe's fan (docs/ragdoll.md, recovery), length units. */
 #define RAGDOLL_PROBE_RAYS 7
 
 /** One segment of the stand-up that is tweened by rotation: its start and end value, radians. */
@@ -16,7 +16,7 @@ typedef struct ragdoll_tween_angle {
 	float from, to;
 } ragdoll_tween_angle;
 
-/** The stand-up (seed 002 "Recovery pipeline"): everything the snap decided, so each frame is a
+/** The stand-up (docs/ragdoll.md, "The recovery"): everything the snap decided, so each frame is a
  * pure function of the elapsed time. */
 typedef struct ragdoll_recovery {
 	sinew_rig_pose start;                      /**< the snapped pose: the last ragdoll frame */
@@ -107,8 +107,8 @@ bool ragdoll_recovery_step(sinew_ragdoll *rd, float dt);
 /** Write the end pose and go ANIMATED. jump: the figure did not get there by the tween (a snap),
  * so the proxies are put on it rather than swept there in one step, batting props away. */
 void ragdoll_finish_recovery(sinew_ragdoll *rd, bool jump);
-/** The ground under world x near the band [top_y, bottom_y] (seed 002 Fix 1): of the first rays
- * of the fan (1: straight down only; RAGDOLL_PROBE_RAYS: all seven), the hit nearest bottom_y
+/** The ground under world x near the band [top_y, bottom_y] (the recovery's probe): of the first
+ * rays of the fan (1: straight down only; RAGDOLL_PROBE_RAYS: all seven), the hit nearest bottom_y
  * within the tolerance band, or bottom_y when no ray finds one. */
 float ragdoll_probe_ground(const sinew_ragdoll *rd, float x, float top_y, float bottom_y, const sinew_body_id *exclude,
                            int exclude_count, int rays, bool *found);

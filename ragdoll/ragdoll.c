@@ -1,4 +1,4 @@
-/* ragdoll/ragdoll.c: the stickman's ragdoll (docs/ragdoll.md): the tables of seed 000 §5, the
+/* ragdoll/ragdoll.c: the stickman's ragdoll (docs/ragdoll.md): its tables, the
  * build from the rig's live pose with the momentum hand-off, and the state machine
  * ANIMATED -> RAGDOLL -> RECOVERING -> ANIMATED. The stand-up itself is in recovery.c.
  *
@@ -15,11 +15,11 @@
 #define RAGDOLL_PI 3.14159265358979f
 #define DEG(d) ((d) * (RAGDOLL_PI / 180.0f))
 
-/** Seed 000 §5.1: capsule radii and the head circle. */
+/** Capsule radii and the head circle (docs/ragdoll.md, "The tables"). */
 #define RAGDOLL_TORSO_RADIUS 12.0f
 #define RAGDOLL_HEAD_RADIUS 100.0f
 #define RAGDOLL_LIMB_RADIUS 8.0f
-/** Seed 000 §5.2: the elbow/knee band (fold side positive) and the shoulder/hip band. */
+/** The elbow/knee band (fold side positive) and the shoulder/hip band (docs/ragdoll.md). */
 #define RAGDOLL_HINGE_LOWER DEG(-5.0f)
 #define RAGDOLL_HINGE_UPPER DEG(150.0f)
 #define RAGDOLL_SWING_LIMIT DEG(160.0f)
@@ -227,7 +227,7 @@ sinew_body_id ragdoll_build_body(sinew_ragdoll *rd, int part, const sinew_rig_pa
 }
 
 /* The band of a limited joint in the world's sense of turning: the fold side follows the live bend
- * flag, mirrored again for a LEFT-facing rig (seed 002 Fix 3). */
+ * flag, mirrored again for a LEFT-facing rig (docs/ragdoll.md, "Fold side"). */
 static void joint_band(const sinew_ragdoll *rd, int part, bool flip, bool mirrored, float *lower, float *upper)
 {
 	const sinew_ragdoll_joint_def *jd = &rd->def.joints[part];

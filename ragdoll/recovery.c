@@ -1,4 +1,4 @@
-/* ragdoll/recovery.c: RAGDOLL -> RECOVERING -> ANIMATED, the stand-up of seed 002's final state
+/* ragdoll/recovery.c: RAGDOLL -> RECOVERING -> ANIMATED, the stand-up
  * (docs/ragdoll.md, "The recovery"):
  *
  *   1. the pre-ragdoll pose was captured at entry (ragdoll.c): the end target;
@@ -10,7 +10,7 @@
  *      the first recovery frame is the last ragdoll frame;
  *   6. tween for recovery_duration with a sine-in-out ease: the hips and the spine angle linearly
  *      (the spine the short way round), each rotated bone along the whole-turn branch that makes its
- *      segment's world direction sweep least (seed 002 round 8), the legs by IK towards feet
+ *      segment's world direction sweep least (docs/ragdoll.md), the legs by IK towards feet
  *      clamped to the terrain, the knee kept on the side it fell to;
  *   7. write the pre-ragdoll pose at the landing spot (profile, bend flags, IK and look-at
  *      switches with it) and go ANIMATED.
@@ -28,7 +28,7 @@
  * the other side would mirror it at the first frame. */
 #define RECOVERY_STRAIGHT 0.02f
 
-/** Seed 002 Fix 1: the probe fan's x offsets, length units. */
+/** The probe fan's x offsets, length units (docs/ragdoll.md, "The recovery", step 2). */
 static const float probe_offsets[RAGDOLL_PROBE_RAYS] = {0.0f, 25.0f, -25.0f, 50.0f, -50.0f, 100.0f, -100.0f};
 
 static const int leg_limbs[2] = {SINEW_LIMB_LEFT_LEG, SINEW_LIMB_RIGHT_LEG};
@@ -138,7 +138,7 @@ static sinew_rig_pose snap_pose(const sinew_ragdoll *rd, const sinew_rig_pose *e
 	return s;
 }
 
-/* Step 6's branch choice (seed 002 round 8): each bone's turn d is the pre - start value moved by
+/* Step 6's branch choice (docs/ragdoll.md): each bone's turn d is the pre - start value moved by
  * whole turns so that the segment's world sweep (its parents' sweep plus d) lies in (-pi, pi]. */
 static void plan_rotations(sinew_ragdoll *rd)
 {

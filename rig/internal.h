@@ -8,9 +8,9 @@
 #include "sinew/rig.h"
 #include "terrain.h"
 
-/** One bone's flinch (seed 003 §3.4): offset = angle * strength; strength falls from 1 to 0 in
- * decay seconds. fresh: set by a hit since the last update, so the hit's first frame shows the
- * whole angle. */
+/** One bone's flinch (docs/rig.md, "Reactions"): offset = angle * strength; strength falls from
+ * 1 to 0 in decay seconds. fresh: set by a hit since the last update, so the hit's first frame
+ * shows the whole angle. */
 typedef struct rig_reaction {
 	float angle, strength, decay;
 	bool active, fresh;
@@ -38,7 +38,7 @@ struct sinew_rig {
 	sinew_body_id proxies[SINEW_PART_COUNT];
 	sinew_rig_proxy_info info[SINEW_PART_COUNT];
 	sinew_rig_callbacks callbacks;
-	/* momentum (seed 000 §6.3) */
+	/* momentum (docs/rig.md, "One call per frame") */
 	sinew_transform previous_root;
 	bool has_previous_root;
 	sinew_vec2 linear_velocity;

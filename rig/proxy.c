@@ -1,10 +1,10 @@
-/* rig/proxy.c: the rig's collision proxies (seed 003 §3) — ten kinematic bodies, one per part,
+/* rig/proxy.c: the rig's collision proxies (docs/rig.md) — ten kinematic bodies, one per part,
  * carried onto their parts with sinew_body_move_to so they have the rig's velocity and push props
  * — and the contact episodes built from their contacts.
  *
  * The proxies follow the animated pose without the hit reactions' offsets: a flinch is shown, not
- * simulated (seed 003 §6.4: "not a physics force ... doesn't push the prop"); a 0.6 rad flick in
- * one frame would otherwise swat the prop that caused it at thousands of px/s.
+ * simulated (docs/rig.md: a pose offset, not a physics force, does not push the prop); a 0.6 rad
+ * flick in one frame would otherwise swat the prop that caused it at thousands of px/s.
  *
  * A proxy body's origin is its bone's origin and its rotation the bone's direction: a capsule from
  * (0, 0) to (length, 0) for the torso and the limbs, a circle at (head_center, 0) for the head.
@@ -261,7 +261,8 @@ static bool begin_episodes(sinew_rig *rig, const hit *hits, int count, int previ
 	for (int i = 0; i < count; ++i) {
 		const hit *h = &hits[i];
 		bool known = in_list(rig->touching, previous, h->other);
-		bool seen = in_list(rig->touching + previous, rig->touching_count - previous, h->other);
+		/* (no list yet: touching is NULL, and NULL + 0 is undefined behaviour in C) */
+		bool seen = rig->touching != NULL && in_list(rig->touching + previous, rig->touching_count - previous, h->other);
 		if (known) continue;
 		float speed = meeting_speed(rig, h);
 		bool first_of_part = true; /* one reaction per part the body touches */

@@ -1,12 +1,12 @@
-/* rig/reaction.c: hit reactions (seed 003 §6). A hit turns the part's primary joint away from the
- * impact by 0.35 rad at 400 length units / s, in proportion to the speed and at most 0.6 rad; the
- * secondary joint (the upper bone of a hit lower limb) turns the same way at 0.4 of that, with a
- * 0.25 s decay. The offset is angle * strength, and strength falls linearly from 1 to 0 over the
- * joint's decay time (head 0.5 s, torso and upper limbs 0.4 s, lower limbs 0.35 s). A new hit on
- * a joint keeps the stronger of the two angles and resets the strength to 1, so repeated hits
- * never add up past the cap. Offsets are added to the bones' rotations after IK, while ANIMATED;
- * the torso's tilts the upper body about the hips while the legs keep their IK directions (the
- * feet stay planted).
+/* rig/reaction.c: hit reactions (docs/rig.md, "Reactions"). A hit turns the part's primary joint
+ * away from the impact by 0.35 rad at 400 length units / s, in proportion to the speed and at most
+ * 0.6 rad; the secondary joint (the upper bone of a hit lower limb) turns the same way at 0.4 of
+ * that, with a 0.25 s decay. The offset is angle * strength, and strength falls linearly from 1 to
+ * 0 over the joint's decay time (head 0.5 s, torso and upper limbs 0.4 s, lower limbs 0.35 s). A
+ * new hit on a joint keeps the stronger of the two angles and resets the strength to 1, so repeated
+ * hits never add up past the cap. Offsets are added to the bones' rotations after IK, while
+ * ANIMATED; the torso's tilts the upper body about the hips while the legs keep their IK directions
+ * (the feet stay planted).
  *
  * Direction. The push is taken into the rig frame (so a LEFT rig flinches as the mirror of a
  * RIGHT one) and then across the bone: a positive rotation moves the bone's tip along the bone's

@@ -180,7 +180,7 @@ sinew_rig *sinew_create_rig(sinew_world_id world, const sinew_rig_def *def)
 	if (ok && def->proxies) ok = rig_proxies_create(rig);
 	if (!ok) {
 		sinew_destroy_rig(rig);
-		sinew_world_report_error(world, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_rig: could not make the rig's parts");
+		sinew_world_report_error(world, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_rig: out of memory: could not make the rig's parts");
 		return NULL;
 	}
 	return rig;

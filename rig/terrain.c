@@ -3,7 +3,7 @@
  * and the feet step on the terrain under each of them; airborne, the root keeps its takeoff
  * momentum under drag and capped gravity, sweeps sideways with the rig's own proxies, and the
  * limbs take an additive air pose; a landing is soft, or an impact whose depth follows the fall
- * height. The constants are rig.h's SINEW_RIG_* (seed 001 §3 and the terrain ones it assumes).
+ * height. The constants are rig.h's SINEW_RIG_* (docs/terrain.md, "Constants").
  *
  * Every write goes through rig.h; every read of the world through sinew.h's queries. Time is
  * the dt the rig is given, never a clock, so the controller is deterministic. */
@@ -72,6 +72,13 @@ struct rig_terrain {
 	float resume_left;            /* seconds of the resume blend still to run */
 	float resume_root_dy;         /* the recovered root y less the controller's, at the re-seed */
 	sinew_vec2 resume_feet[FEET]; /* the recovered foot markers less the controller's, rig frame */
+	/* a landing the ragdoll cut short: the stance it was recovering to (its torso base and the
+	 * takeoff hands), which the resume blend returns the torso and hands to */
+	bool resume_stance;
+	sinew_vec2 stance_torso, stance_hands[HANDS];
+	float stance_torso_angle;
+	sinew_vec2 resume_torso, resume_hands[HANDS]; /* the recovered pose less the stance, rig frame */
+	float resume_torso_angle;
 };
 
 /* ---------------------------------------------------------------- small maths */
@@ -384,6 +391,7 @@ static void enter_airborne(sinew_rig *rig, rig_terrain *t, float vx)
 	t->air_top_y = sinew_rig_get_root(rig).p.y;
 	t->resume_pending = false; /* the fall starts from the pose as it stands: nothing to blend */
 	t->resume_left = 0.0f;
+	t->resume_stance = false;
 	capture_air_pose(rig, t);
 }
 
@@ -406,9 +414,9 @@ static void touch_down(sinew_rig *rig, rig_terrain *t, float ground_y)
 	begin_landing(rig, t, fall, ground_y);
 }
 
-/* One airborne frame (seed §5): drag, capped gravity, the swept horizontal move first, then the
- * vertical one, whose whole length counts towards finding a landing (a thin ramp is not crossed
- * between two samples). */
+/* One airborne frame (docs/terrain.md, "Airborne"): drag, capped gravity, the swept horizontal move
+ * first, then the vertical one, whose whole length counts towards finding a landing (a thin ramp is
+ * not crossed between two samples). */
 static void update_airborne(sinew_rig *rig, rig_terrain *t, float dt)
 {
 	t->air_time += dt;
@@ -510,7 +518,18 @@ static void seed_resume(sinew_rig *rig, rig_terrain *t)
 	t->resume_left = 0.0f;
 	sinew_transform root = sinew_rig_get_root(rig);
 	float ground_y;
-	if (!probe_center(rig, t, root.p.x, SINEW_RIG_TERRAIN_SUPPORT_RANGE, &ground_y)) return; /* it will fall */
+	if (!probe_center(rig, t, root.p.x, SINEW_RIG_TERRAIN_SUPPORT_RANGE, &ground_y)) {
+		t->resume_stance = false; /* it will fall, from the pose as it stands */
+		return;
+	}
+	if (t->resume_stance) {
+		sinew_rig_pose pose;
+		sinew_rig_get_pose(rig, &pose);
+		t->resume_torso = sinew_sub(pose.torso, t->stance_torso);
+		t->resume_torso_angle = pose.bones[SINEW_PART_TORSO] - t->stance_torso_angle;
+		for (int h = 0; h < HANDS; ++h)
+			t->resume_hands[h] = sinew_sub(sinew_rig_get_marker(rig, (sinew_rig_marker)h), t->stance_hands[h]);
+	}
 	sinew_vec2 feet[FEET];
 	for (int f = 0; f < FEET; ++f) feet[f] = sinew_rig_get_marker(rig, foot_marker[f]);
 	set_root_y(rig, ground_y - t->ride_height);
@@ -536,6 +555,11 @@ static void apply_resume(sinew_rig *rig, rig_terrain *t, float dt)
 		sinew_vec2 m = sinew_rig_get_marker(rig, foot_marker[f]);
 		sinew_rig_set_marker(rig, foot_marker[f], sinew_mul_add(m, w, t->resume_feet[f]));
 	}
+	if (!t->resume_stance) return;
+	sinew_rig_set_torso(rig, sinew_mul_add(t->stance_torso, w, t->resume_torso), t->stance_torso_angle + w * t->resume_torso_angle);
+	for (int h = 0; h < HANDS; ++h)
+		sinew_rig_set_marker(rig, (sinew_rig_marker)h, sinew_mul_add(t->stance_hands[h], w, t->resume_hands[h]));
+	if (t->resume_left == 0.0f) t->resume_stance = false; /* back on the stance exactly */
 }
 
 static void update_grounded(sinew_rig *rig, rig_terrain *t, float dt)
@@ -586,14 +610,24 @@ void rig_terrain_update(sinew_rig *rig, rig_terrain *terrain, float dt)
 	}
 }
 
-/* Seed §8: a ragdoll takes the figure as it is. The landing ends without restoring, the air pose
- * capture is dropped unwritten, momentum is cleared; following stays on (GROUNDED), so the rig
- * finds its support, or falls, when it is animated again. The gait (phase and stride) is kept: the
- * stand-up ends in the pre-ragdoll pose, which that gait placed, so the first animated frame
- * re-seeds from the pose (seed_resume) and continues the stride rather than snapping to a stance. */
+/* docs/terrain.md, "After a ragdoll": a ragdoll takes the figure as it is. The landing ends without
+ * restoring, the air pose capture is dropped unwritten, momentum is cleared; following stays on
+ * (GROUNDED), so the rig finds its support, or falls, when it is animated again. The gait (phase
+ * and stride) is kept: the stand-up ends in the pre-ragdoll pose, which that gait placed, so the
+ * first animated frame re-seeds from the pose (seed_resume) and continues the stride rather than
+ * snapping to a stance. */
 void rig_terrain_on_ragdoll(sinew_rig *rig, rig_terrain *terrain)
 {
 	if (terrain == NULL || terrain->motion == SINEW_MOTION_DISABLED) return;
+	if (terrain->motion == SINEW_MOTION_LANDING_IMPACT) {
+		/* the pose stays as the impact left it; the stance the landing was recovering to is where
+		 * the controller takes the figure back to after the stand-up (a second ragdoll before then
+		 * keeps it) */
+		terrain->resume_stance = true;
+		terrain->stance_torso = terrain->landing_torso_base;
+		terrain->stance_torso_angle = terrain->landing_torso_angle;
+		for (int h = 0; h < HANDS; ++h) terrain->stance_hands[h] = terrain->air_base[h];
+	}
 	end_landing(rig, terrain, false);
 	terrain->air_velocity = sinew_v2(0.0f, 0.0f);
 	terrain->walk_velocity = 0.0f;
@@ -619,6 +653,7 @@ bool sinew_rig_set_terrain_following(sinew_rig *rig, bool enabled)
 	t->gait_amount = 0.0f;
 	t->resume_pending = false;
 	t->resume_left = 0.0f;
+	t->resume_stance = false;
 	return true;
 }
 

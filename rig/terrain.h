@@ -19,8 +19,8 @@ rig_terrain *rig_get_terrain(const sinew_rig *rig);
  * markers). */
 void rig_terrain_update(sinew_rig *rig, rig_terrain *terrain, float dt);
 /** Called by sinew_rig_set_state on entering RAGDOLL: cancel a landing without restoring the
- * pose, drop the air pose capture without writing it, go DISABLED or keep following as the seed
- * says (§8). */
+ * pose, drop the air pose capture without writing it, go DISABLED or keep following as
+ * docs/terrain.md, "After a ragdoll", says. */
 void rig_terrain_on_ragdoll(sinew_rig *rig, rig_terrain *terrain);
 
 #endif

@@ -311,9 +311,80 @@ static const char *base_name(const char *path)
 	return slash != NULL ? slash + 1 : path;
 }
 
-/* Parses text (length bytes), validates, builds. Takes no ownership of text. */
-static sinew_scene *load(const char *text, size_t length, const char *file, char *error, size_t error_size)
+sinew_scene_limits sinew_scene_default_limits(void)
 {
+	sinew_scene_limits l = {50000, 100000, 50000, 10000, SINEW_SCENE_LIMITS_COOKIE};
+	return l;
+}
+
+/* One total against its cap: the refusal names the cap and the option that raises it. */
+static bool within_cap(scene_parser *p, const char *path, double total, const char *what, int cap, const char *option,
+                       const char *field)
+{
+	if (total <= (double)cap) return true;
+	return scene_fail(p, path,
+	                  "the file would make %.0f %s, more than the cap of %d (raise it with `sinew run --%s N` or "
+	                  "sinew_scene_limits.%s)",
+	                  total, what, cap, option, field);
+}
+
+/* Amplification (issue 15): a few lines of spawn ops multiply a template many times. Count what
+ * the file makes in all before building anything: its own bodies, shapes and joints, its rigs',
+ * and every instance every spawn op makes; and what the spawn ops of one step make at once. */
+static bool check_limits(scene_parser *p, const scene_desc *d, const sinew_scene_limits *l)
+{
+	double total[3] = {d->body_count + (double)d->rig_count * SINEW_PART_COUNT,
+	                   d->shape_count + (double)d->rig_count * SINEW_PART_COUNT,
+	                   d->joint_count + (double)d->rig_count * SINEW_PART_COUNT};
+	const int cap[3] = {l->max_bodies, l->max_shapes, l->max_joints};
+	static const char *const what[3] = {"bodies", "shapes", "joints"};
+	static const char *const option[3] = {"max-bodies", "max-shapes", "max-joints"};
+	static const char *const field[3] = {"max_bodies", "max_shapes", "max_joints"};
+	char crossed[3][SCENE_PATH_SIZE] = {"bodies", "shapes", "joints"}; /* where each total first passes its cap */
+	double step_bodies = 0.0;
+	int step = -1;
+	for (int i = 0; i < d->op_count; ++i) {
+		const scene_op *op = &d->ops[i];
+		if (op->kind != SCENE_OP_SPAWN) continue;
+		const scene_desc *t = &d->templates[op->template_index].desc;
+		char path[SCENE_PATH_SIZE];
+		scene_path_index(path, "script", (size_t)op->index);
+		const double made[3] = {(double)op->point_count * t->body_count, (double)op->point_count * t->shape_count,
+		                        (double)op->point_count * t->joint_count};
+		for (int k = 0; k < 3; ++k) {
+			if (total[k] <= cap[k] && total[k] + made[k] > cap[k]) memcpy(crossed[k], path, sizeof path);
+			total[k] += made[k];
+		}
+		if (op->step != step) step_bodies = 0.0;
+		step = op->step;
+		step_bodies += made[0];
+		if (!within_cap(p, path, step_bodies, "bodies in one step", l->max_spawned_per_step, "max-spawned-per-step",
+		                "max_spawned_per_step"))
+			return false;
+	}
+	for (int k = 0; k < 3; ++k) {
+		if (!within_cap(p, crossed[k], total[k], what[k], cap[k], option[k], field[k])) return false;
+	}
+	return true;
+}
+
+static bool limits_valid(const sinew_scene_limits *l)
+{
+	return l->internal_value == SINEW_SCENE_LIMITS_COOKIE && l->max_bodies >= 0 && l->max_shapes >= 0 &&
+	       l->max_joints >= 0 && l->max_spawned_per_step >= 0;
+}
+
+/* Parses text (length bytes), validates, builds. Takes no ownership of text. */
+static sinew_scene *load(const char *text, size_t length, const char *file, const sinew_scene_limits *limits,
+                         char *error, size_t error_size)
+{
+	sinew_scene_limits defaults = sinew_scene_default_limits();
+	if (limits == NULL) limits = &defaults;
+	if (!limits_valid(limits)) {
+		set_error(error, error_size,
+		          "%s: the limits must come from sinew_scene_default_limits() and be >= 0", file);
+		return NULL;
+	}
 	sinew_scene *s = calloc(1, sizeof *s);
 	char *copy = scene_strdup(file);
 	if (s == NULL || copy == NULL) {
@@ -333,7 +404,7 @@ static sinew_scene *load(const char *text, size_t length, const char *file, char
 		return NULL;
 	}
 	scene_parser p = {text, file, error, error_size, &s->desc};
-	bool ok = scene_parse_document(&p, root) && build(s, &p);
+	bool ok = scene_parse_document(&p, root) && check_limits(&p, &s->desc, limits) && build(s, &p);
 	json_decref(root);
 	if (!ok) {
 		sinew_scene_destroy(s);
@@ -344,15 +415,27 @@ static sinew_scene *load(const char *text, size_t length, const char *file, char
 
 sinew_scene *sinew_scene_load_string(const char *text, const char *name, char *error, size_t error_size)
 {
+	return sinew_scene_load_string_limited(text, name, NULL, error, error_size);
+}
+
+sinew_scene *sinew_scene_load_string_limited(const char *text, const char *name, const sinew_scene_limits *limits,
+                                             char *error, size_t error_size)
+{
 	if (name == NULL) name = "<string>";
 	if (text == NULL) {
 		set_error(error, error_size, "%s: no text given", name);
 		return NULL;
 	}
-	return load(text, strlen(text), name, error, error_size);
+	return load(text, strlen(text), name, limits, error, error_size);
 }
 
 sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_size)
+{
+	return sinew_scene_load_file_limited(path, NULL, error, error_size);
+}
+
+sinew_scene *sinew_scene_load_file_limited(const char *path, const sinew_scene_limits *limits, char *error,
+                                           size_t error_size)
 {
 	if (path == NULL) {
 		set_error(error, error_size, "sinew_scene_load_file: no path given");
@@ -387,7 +470,7 @@ sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_s
 		return NULL;
 	}
 	text[size] = 0;
-	sinew_scene *s = load(text, size, path, error, error_size);
+	sinew_scene *s = load(text, size, path, limits, error, error_size);
 	free(text);
 	return s;
 }

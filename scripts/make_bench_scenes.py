@@ -80,7 +80,7 @@ def rain(out):
 
 # ---------------------------------------------------------------- stickman_rain
 
-# The game's stickman ragdoll (seed 000, section 5), pixel units, y down, the hips at the origin.
+# The game's stickman ragdoll (ragdoll/ragdoll.c's default tables), pixel units, y down, the hips at the origin.
 # key: (parent, shape, from, to or radius, capsule radius, mass, linear damping, angular damping)
 # Bones run from their origin to their tip; the rest pose stands upright with the arms 20 degrees
 # and the legs 8 degrees out from the body.
@@ -109,7 +109,7 @@ def stickman_bones():
     ]
 
 
-# Limit bands of seed 000 (degrees, in the joint's local frame here): elbows and knees fold one
+# The game's limit bands (degrees, in the joint's local frame here): elbows and knees fold one
 # way only, shoulders and hips swing widely, the neck is free.
 STICKMAN_LIMITS = {"head": None, "left_upper_arm": (-160, 160), "right_upper_arm": (-160, 160),
                    "left_upper_leg": (-160, 160), "right_upper_leg": (-160, 160),
@@ -162,15 +162,15 @@ def stickman_rain(out):
         x0 = -7400 + (190 if w % 2 else 0)
         script.append({"step": w * every, "op": "spawn", "template": "stickman", "group": "wave_%d" % w,
                        "at": [vec(x0 + 370 * i, -2600) for i in range(per_wave)]})
-    head = {"x": {"note": "docs/bench-scenes.md 'stickman_rain': the game's stickman ragdoll (seed 000 section 5: 10 bodies - "
+    head = {"x": {"note": "docs/bench-scenes.md 'stickman_rain': the game's stickman ragdoll (the default tables of ragdoll/ragdoll.c: 10 bodies - "
                   "capsules of radius 8 (torso 12) spanning each bone tip to tip, a head circle of radius 100 - with "
-                  "the table's masses and damping, and 9 revolute joints at the child bones' origins with the seed's "
+                  "the table's masses and damping, and 9 revolute joints at the child bones' origins with the game's "
                   "limit bands held in the local frame: elbows and knees -5..150 degrees, shoulders and hips "
                   "-160..160, the neck free) in pixel units (y down, gravity 980 px/s^2, 100 px per metre), "
                   "standing with arms 20 and legs 8 degrees out. 200 figures in 5 waves of 40 (every 120 steps, "
                   "370 px apart, hips 2,600 px up; odd waves shifted 190 px) onto flat ground, two 600 px ramps "
-                  "and 8 stairs. A figure's own parts never collide (template self_collide false: the seed's "
-                  "follow-up to its connected-pairs-only exclusion); figures collide with each other. 1,000 "
+                  "and 8 stairs. A figure's own parts never collide (template self_collide false: the game excludes them, "
+                  "beyond its connected pairs); figures collide with each other. 1,000 "
                   "steps. " + GENERATED},
             "world": {"gravity": [0, 980], "length_units_per_meter": 100, "hz": 60, "substeps": 4, "steps": steps}}
     write_scene(os.path.join(out, "stickman_rain.json"), head, terrain, [], script, templates)

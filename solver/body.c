@@ -123,6 +123,12 @@ sinew_body_id sinew_create_body(sinew_world_id world_id, const sinew_body_def *d
 		return sinew_null_body_id;
 	}
 	if (!sinew_world_can_create(w, "sinew_create_body")) return sinew_null_body_id;
+	/* room first, so running out of memory changes nothing */
+	if (!SINEW_RESERVE(w->bodies, stbds_arrlen(w->bodies) + 1) ||
+	    !SINEW_RESERVE(w->body_order, stbds_arrlen(w->body_order) + 1)) {
+		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_body: out of memory");
+		return sinew_null_body_id;
+	}
 	uint32_t generation = sinew_world_next_generation(w);
 	int32_t index;
 	if (w->body_free != SINEW_NULL_INDEX) {
@@ -268,7 +274,7 @@ static void recreate_proxies(sinew_world *w, sinew_body *b, bool create)
 	}
 }
 
-bool sinew_body_set_type(sinew_body_id body_id, sinew_body_type type)
+static bool set_type_unguarded(sinew_body_id body_id, sinew_body_type type)
 {
 	BODY_MUT_OR(false, "sinew_body_set_type");
 	if ((unsigned)type >= SINEW_BODY_TYPE_COUNT) {
@@ -583,10 +589,19 @@ void sinew_body_update_mass(sinew_world *w, sinew_body *b)
 		}
 	}
 	if (b->type == SINEW_DYNAMIC_BODY) {
-		if (b->mass <= 0.0f) { /* a dynamic body always has mass: a body without shapes weighs 1 */
+		/* A dynamic body always has mass: a body without shapes weighs 1. So does one whose shapes'
+		 * mass underflows to 0 (a subnormal radius), whose centroid is then 0/0. */
+		bool center_finite = sinew_is_finite(b->local_center.x) && sinew_is_finite(b->local_center.y);
+		if (b->mass <= 0.0f || !center_finite) {
 			b->mass = 1.0f;
 			b->inertia = 0.0f;
+			if (!center_finite) b->local_center = sinew_v2(0.0f, 0.0f);
 		}
+		/* The envelope's floor, the reciprocal of its largest mass: a subnormal mass or inertia
+		 * (a tiny shape of a tiny density) would make an infinite inverse. */
+		const float min_mass = 1.0f / SINEW_MAX_MASS;
+		if (b->mass < min_mass) b->mass = min_mass;
+		if (b->inertia > 0.0f && b->inertia < min_mass) b->inertia = min_mass;
 		b->inv_mass = 1.0f / b->mass;
 		b->inv_inertia = (b->inertia > 0.0f && !b->fixed_rotation) ? 1.0f / b->inertia : 0.0f;
 	} else {
@@ -635,6 +650,13 @@ bool sinew_body_set_mass_data(sinew_body_id body_id, sinew_mass_data m)
 		return false;
 	if (m.mass <= 0.0f || m.rotational_inertia < 0.0f) {
 		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: mass must be > 0 and rotational_inertia >= 0", fn);
+		return false;
+	}
+	const float min_mass = 1.0f / SINEW_MAX_MASS;
+	if (m.mass < min_mass || (m.rotational_inertia > 0.0f && m.rotational_inertia < min_mass)) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+		                  "%s: mass %g or rotational_inertia %g is below the envelope's smallest, %g (0 inertia is fine)", fn,
+		                  (double)m.mass, (double)m.rotational_inertia, (double)min_mass);
 		return false;
 	}
 	if (b->type != SINEW_DYNAMIC_BODY) {
@@ -753,7 +775,7 @@ bool sinew_body_disable(sinew_body_id body_id)
 	return true;
 }
 
-bool sinew_body_enable(sinew_body_id body_id)
+static bool enable_unguarded(sinew_body_id body_id)
 {
 	BODY_MUT_OR(false, "sinew_body_enable");
 	if (b->enabled) return true;
@@ -889,3 +911,8 @@ sinew_aabb sinew_body_compute_aabb(sinew_body_id body_id)
 	if (first) box.lower = box.upper = b->xf.p;
 	return box;
 }
+
+/* Both may create tree proxies, and the tree may have to grow (core.h, sinew_oom_guard). */
+SINEW_GUARDED(, bool, sinew_body_set_type, (sinew_body_id body_id, sinew_body_type type), set_type_unguarded(body_id, type),
+              body_id.world0, false)
+SINEW_GUARDED(, bool, sinew_body_enable, (sinew_body_id body_id), enable_unguarded(body_id), body_id.world0, false)

@@ -122,7 +122,10 @@ static bool check_limit(sinew_world *w, const char *fn, const sinew_joint_limit 
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "limit lower and upper must be finite");
 	if (l->lower > l->upper) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "limit lower must be <= upper");
 	if ((unsigned)l->frame > SINEW_LIMIT_WORLD) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "unknown limit frame");
-	return true;
+	/* lengths within the envelope's diagonal, angles within the same bound in radians */
+	float bound = 3.0f * sinew_world_max_coordinate(w);
+	return sinew_check_within(w, fn, "limit lower", l->lower, bound) &&
+	       sinew_check_within(w, fn, "limit upper", l->upper, bound);
 }
 
 static bool check_motor(sinew_world *w, const char *fn, const sinew_joint_motor *m)
@@ -143,15 +146,31 @@ static bool check_spring(sinew_world *w, const char *fn, const sinew_joint_sprin
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "spring hertz, damping_ratio and target must be finite");
 	if (s->hertz <= 0.0f || s->damping_ratio < 0.0f)
 		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "spring hertz must be > 0 and damping_ratio >= 0");
+	/* the target is a length (within the envelope's diagonal) or an angle (the same bound, in radians) */
 	return sinew_check_within(w, fn, "spring hertz", s->hertz, SINEW_MAX_HERTZ) &&
-	       sinew_check_within(w, fn, "spring damping_ratio", s->damping_ratio, SINEW_MAX_COEFFICIENT);
+	       sinew_check_within(w, fn, "spring damping_ratio", s->damping_ratio, SINEW_MAX_COEFFICIENT) &&
+	       sinew_check_within(w, fn, "spring target", s->target, 3.0f * sinew_world_max_coordinate(w));
 }
 
-static bool check_nonneg(sinew_world *w, const char *fn, const char *what, float x)
+/* x finite, >= 0 and (limit > 0) within the numeric envelope; what reads "NAME must be ...". */
+static bool check_nonneg_within(sinew_world *w, const char *fn, const char *what, float x, float limit)
 {
 	if (!sinew_is_finite(x)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, what);
 	if (x < 0.0f) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, what);
+	if (limit > 0.0f && x > limit) {
+		size_t name = strcspn(what, " ");
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT,
+		                  "%s: %.*s of %g is beyond the engine's limit of %g (the numeric envelope, docs/guide.md)", fn,
+		                  (int)name, what, (double)x, (double)limit);
+		return false;
+	}
 	return true;
+}
+
+/* Break thresholds are only compared, so any finite size is fine. */
+static bool check_nonneg(sinew_world *w, const char *fn, const char *what, float x)
+{
+	return check_nonneg_within(w, fn, what, x, 0.0f);
 }
 
 /* The bodies of a new joint: body_b must live in this world, body_a is null or lives there too. */
@@ -305,6 +324,8 @@ static bool open_def(sinew_world_id world_id, const char *fn, const void *def, c
 {
 	if (!begin_create(world_id, fn, w) || !sinew_world_can_create(*w, fn)) return false;
 	if (def == NULL) return bad(*w, SINEW_ERROR_INVALID_ARGUMENT, fn, "def is NULL");
+	/* room first, so running out of memory changes nothing */
+	if (!SINEW_RESERVE((*w)->joints, stbds_arrlen((*w)->joints) + 1)) return bad(*w, SINEW_ERROR_OUT_OF_MEMORY, fn, "out of memory");
 	return check_base(*w, base, internal_value, fn, ia, ib);
 }
 
@@ -356,8 +377,8 @@ sinew_joint_id sinew_create_pin_joint(sinew_world_id world_id, const sinew_pin_j
 	sinew_world *w;
 	int32_t ia, ib;
 	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
-	if (!check_nonneg(w, fn, "softness must be finite and >= 0", def->softness) ||
-	    !check_nonneg(w, fn, "bias must be finite and >= 0", def->bias) || !check_limit(w, fn, &def->limit) ||
+	if (!check_nonneg_within(w, fn, "softness must be finite and >= 0", def->softness, SINEW_MAX_FORCE) ||
+	    !check_nonneg_within(w, fn, "bias must be finite and >= 0", def->bias, SINEW_MAX_HERTZ) || !check_limit(w, fn, &def->limit) ||
 	    !check_motor(w, fn, &def->motor))
 		return sinew_null_joint_id;
 	common_frame cf = frame_at(ia, ib, def->anchor, def->anchor);
@@ -420,10 +441,10 @@ sinew_joint_id sinew_create_weld_joint(sinew_world_id world_id, const sinew_weld
 	int32_t ia, ib;
 	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
 	if (!check_reference(w, fn, def->use_reference_angle, def->reference_angle) ||
-	    !check_nonneg(w, fn, "linear_hertz must be finite and >= 0", def->linear_hertz) ||
-	    !check_nonneg(w, fn, "angular_hertz must be finite and >= 0", def->angular_hertz) ||
-	    !check_nonneg(w, fn, "linear_damping_ratio must be finite and >= 0", def->linear_damping_ratio) ||
-	    !check_nonneg(w, fn, "angular_damping_ratio must be finite and >= 0", def->angular_damping_ratio))
+	    !check_nonneg_within(w, fn, "linear_hertz must be finite and >= 0", def->linear_hertz, SINEW_MAX_HERTZ) ||
+	    !check_nonneg_within(w, fn, "angular_hertz must be finite and >= 0", def->angular_hertz, SINEW_MAX_HERTZ) ||
+	    !check_nonneg_within(w, fn, "linear_damping_ratio must be finite and >= 0", def->linear_damping_ratio, SINEW_MAX_COEFFICIENT) ||
+	    !check_nonneg_within(w, fn, "angular_damping_ratio must be finite and >= 0", def->angular_damping_ratio, SINEW_MAX_COEFFICIENT))
 		return sinew_null_joint_id;
 	common_frame cf = frame_at(ia, ib, def->anchor, def->anchor);
 	cf.use_reference = def->use_reference_angle;
@@ -443,7 +464,8 @@ static bool check_lengths(sinew_world *w, const char *fn, float length, float mi
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "lengths must be finite");
 	if (length < 0.0f || min_length < 0.0f || min_length > max_length || length < min_length || length > max_length)
 		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "lengths must satisfy 0 <= min_length <= length <= max_length");
-	return true;
+	/* no longer than the envelope's diagonal: a longer rod would pull a body out of it */
+	return sinew_check_within(w, fn, "max_length", max_length, 3.0f * sinew_world_max_coordinate(w));
 }
 
 sinew_joint_id sinew_create_distance_joint(sinew_world_id world_id, const sinew_distance_joint_def *def)
@@ -451,9 +473,8 @@ sinew_joint_id sinew_create_distance_joint(sinew_world_id world_id, const sinew_
 	const char *fn = "sinew_create_distance_joint";
 	sinew_world *w;
 	int32_t ia, ib;
-	if (!OPEN_DEF(def)) return sinew_null_joint_id;
-	if (!finite2(def->anchor_a) || !finite2(def->anchor_b))
-		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchors must be finite"), sinew_null_joint_id;
+	if (!OPEN_DEF(def) || !check_anchor(w, fn, def->anchor_a) || !check_anchor(w, fn, def->anchor_b))
+		return sinew_null_joint_id;
 	if (!sinew_is_finite(def->length))
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "length must be finite"), sinew_null_joint_id;
 	float length = def->length > 0.0f ? def->length : sinew_distance(def->anchor_a, def->anchor_b);
@@ -502,7 +523,10 @@ static bool check_target_tuning(sinew_world *w, const char *fn, float hertz, flo
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "hertz and damping_ratio must be finite, max_force a number");
 	if (hertz <= 0.0f || damping_ratio < 0.0f || max_force < 0.0f)
 		return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "hertz must be > 0, damping_ratio and max_force >= 0");
-	return true;
+	/* INFINITY force is documented (no cap); a finite one is bounded like a motor's effort */
+	return sinew_check_within(w, fn, "hertz", hertz, SINEW_MAX_HERTZ) &&
+	       sinew_check_within(w, fn, "damping_ratio", damping_ratio, SINEW_MAX_COEFFICIENT) &&
+	       (isinf(max_force) || sinew_check_within(w, fn, "max_force", max_force, SINEW_MAX_FORCE));
 }
 
 sinew_joint_id sinew_create_target_joint(sinew_world_id world_id, const sinew_target_joint_def *def)
@@ -511,8 +535,7 @@ sinew_joint_id sinew_create_target_joint(sinew_world_id world_id, const sinew_ta
 	sinew_world *w;
 	int32_t ia, ib;
 	if (!OPEN_DEF(def)) return sinew_null_joint_id;
-	if (!finite2(def->target) || !finite2(def->anchor))
-		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "target and anchor must be finite"), sinew_null_joint_id;
+	if (!check_anchor(w, fn, def->target) || !check_anchor(w, fn, def->anchor)) return sinew_null_joint_id;
 	if (!check_target_tuning(w, fn, def->hertz, def->damping_ratio, def->max_force)) return sinew_null_joint_id;
 	common_frame cf = frame_at(ia, ib, def->target, def->anchor);
 	int32_t index = create_joint(w, SINEW_TARGET_JOINT, &def->base, &cf);
@@ -745,10 +768,10 @@ bool sinew_weld_joint_set_softness(sinew_joint_id joint_id, float linear_hertz, 
 	const char *fn = "sinew_weld_joint_set_softness";
 	JOINT_MUT_OR(false, fn);
 	if (j->type != SINEW_WELD_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a weld joint");
-	if (!check_nonneg(w, fn, "linear_hertz must be finite and >= 0", linear_hertz) ||
-	    !check_nonneg(w, fn, "linear_damping_ratio must be finite and >= 0", linear_damping_ratio) ||
-	    !check_nonneg(w, fn, "angular_hertz must be finite and >= 0", angular_hertz) ||
-	    !check_nonneg(w, fn, "angular_damping_ratio must be finite and >= 0", angular_damping_ratio))
+	if (!check_nonneg_within(w, fn, "linear_hertz must be finite and >= 0", linear_hertz, SINEW_MAX_HERTZ) ||
+	    !check_nonneg_within(w, fn, "linear_damping_ratio must be finite and >= 0", linear_damping_ratio, SINEW_MAX_COEFFICIENT) ||
+	    !check_nonneg_within(w, fn, "angular_hertz must be finite and >= 0", angular_hertz, SINEW_MAX_HERTZ) ||
+	    !check_nonneg_within(w, fn, "angular_damping_ratio must be finite and >= 0", angular_damping_ratio, SINEW_MAX_COEFFICIENT))
 		return false;
 	j->linear_hertz = linear_hertz;
 	j->linear_zeta = linear_damping_ratio;
@@ -776,8 +799,8 @@ bool sinew_pin_joint_set_softness(sinew_joint_id joint_id, float softness, float
 	const char *fn = "sinew_pin_joint_set_softness";
 	JOINT_MUT_OR(false, fn);
 	if (j->type != SINEW_PIN_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a pin joint");
-	if (!check_nonneg(w, fn, "softness must be finite and >= 0", softness) ||
-	    !check_nonneg(w, fn, "bias must be finite and >= 0", bias))
+	if (!check_nonneg_within(w, fn, "softness must be finite and >= 0", softness, SINEW_MAX_FORCE) ||
+	    !check_nonneg_within(w, fn, "bias must be finite and >= 0", bias, SINEW_MAX_HERTZ))
 		return false;
 	j->softness = softness;
 	j->bias = bias;
@@ -797,7 +820,7 @@ bool sinew_target_joint_set_target(sinew_joint_id joint_id, sinew_vec2 target)
 	const char *fn = "sinew_target_joint_set_target";
 	JOINT_MUT_OR(false, fn);
 	if (j->type != SINEW_TARGET_JOINT) return bad(w, SINEW_ERROR_INVALID_ARGUMENT, fn, "not a target joint");
-	if (!finite2(target)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "target must be finite");
+	if (!check_anchor(w, fn, target)) return false;
 	int32_t ia = j->edges[0].body;
 	sinew_vec2 local = ia == SINEW_NULL_INDEX ? target : sinew_inv_transform_point(w->bodies[ia].xf, target);
 	if (local.x == j->local_anchor_a.x && local.y == j->local_anchor_a.y) return true;
@@ -929,7 +952,7 @@ bool sinew_joint_set_local_anchors(sinew_joint_id joint_id, sinew_vec2 local_anc
 {
 	const char *fn = "sinew_joint_set_local_anchors";
 	JOINT_MUT_OR(false, fn);
-	if (!finite2(local_anchor_a) || !finite2(local_anchor_b)) return bad(w, SINEW_ERROR_NOT_FINITE, fn, "anchors must be finite");
+	if (!check_anchor(w, fn, local_anchor_a) || !check_anchor(w, fn, local_anchor_b)) return false;
 	j->local_anchor_a = local_anchor_a;
 	j->local_anchor_b = local_anchor_b;
 	wake_joint_bodies(w, j);

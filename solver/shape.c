@@ -60,6 +60,11 @@ void sinew_shape_create_proxy(sinew_world *w, sinew_shape *shape, const sinew_bo
 	shape->proxy = sinew_dynamic_tree_create_proxy(&w->trees[shape->tree], shape->fat_aabb, shape->layer | shape->mask,
 	                                               (uint64_t)index);
 	sinew_world_scope_leave(w, scope);
+	/* a valid box refused only when the tree could not grow */
+	sinew_aabb box = shape->fat_aabb;
+	bool finite = sinew_is_finite(box.lower.x) && sinew_is_finite(box.lower.y) && sinew_is_finite(box.upper.x) &&
+	              sinew_is_finite(box.upper.y);
+	if (shape->proxy == SINEW_NULL_NODE && finite) sinew_oom_fail("sinew_shape_create_proxy");
 	shape->moved = true;
 	stbds_arrput(w->moved_shapes, index);
 }
@@ -172,14 +177,21 @@ static bool validate_polygon(sinew_world *w, const sinew_polygon *p, const char 
 	return true;
 }
 
-static sinew_shape_id create_shape(sinew_body_id body_id, const sinew_shape_def *def, const sinew_geometry *geom,
-                                   const char *fn)
+static sinew_shape_id create_shape_unguarded(sinew_body_id body_id, const sinew_shape_def *def,
+                                             const sinew_geometry *geom, const char *fn)
 {
 	sinew_world *w;
 	sinew_body *b = sinew_body_lookup(body_id, &w, fn);
 	if (b == NULL || !sinew_world_check_unlocked(w, fn) || !validate_shape_def(w, def, fn)) return sinew_null_shape_id;
 	int32_t body_index = body_id.index1 - 1;
 	if (!sinew_world_can_create(w, fn)) return sinew_null_shape_id;
+	/* room first, so running out of memory changes nothing: the shape's slot, and its place in
+	 * the moved list (which holds each shape at most once) */
+	if (!SINEW_RESERVE(w->shapes, stbds_arrlen(w->shapes) + 1) ||
+	    !SINEW_RESERVE(w->moved_shapes, (size_t)w->shape_count + 1)) {
+		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+		return sinew_null_shape_id;
+	}
 	uint32_t generation = sinew_world_next_generation(w);
 	int32_t index;
 	if (w->shape_free != SINEW_NULL_INDEX) {
@@ -218,6 +230,11 @@ static sinew_shape_id create_shape(sinew_body_id body_id, const sinew_shape_def 
 	sinew_body_wake(w, b);
 	return sinew_make_shape_id(w, index);
 }
+
+/* The tree may still have to grow for the proxy: that failure poisons the world (core.h). */
+SINEW_GUARDED(static, sinew_shape_id, create_shape,
+              (sinew_body_id body_id, const sinew_shape_def *def, const sinew_geometry *geom, const char *fn),
+              create_shape_unguarded(body_id, def, geom, fn), body_id.world0, sinew_null_shape_id)
 
 sinew_shape_id sinew_create_circle_shape(sinew_body_id body, const sinew_shape_def *def, const sinew_circle *circle)
 {

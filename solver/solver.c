@@ -118,10 +118,16 @@ static void finalize_bodies(sinew_world *w)
 		 * bounce off a kinematic body that closes in adds twice its speed): clamp the velocity
 		 * kept, and the velocity read from it (v + v_half), once more. */
 		b->v = limit_speed(sb->v, w->max_linear_speed);
-		b->w = sb->w;
+		/* The spin too, and so that no point of the body moves faster than the largest speed:
+		 * with a restitution of 1000 (the envelope's) a spinning 1 km circle's bounces multiplied
+		 * its spin until it overflowed (found by fuzz_api). */
+		float max_spin = SINEW_MAX_ANGULAR_SPEED;
+		if (b->max_extent * max_spin > w->max_linear_speed) max_spin = w->max_linear_speed / b->max_extent;
+		float spin = fabsf(sb->w) > max_spin ? copysignf(max_spin, sb->w) : sb->w;
+		b->w = spin;
 		b->v_half = sinew_scale(0.5f, sinew_sub(b->v, sb->v0));
 		b->v_half = sinew_sub(limit_speed(sinew_add(b->v, b->v_half), w->max_linear_speed), b->v);
-		b->w_half = 0.5f * (sb->w - sb->w0);
+		b->w_half = 0.5f * (spin - sb->w0);
 		b->center = sinew_add(b->center0, sb->dp);
 		b->xf.q = sinew_mul_rot(sb->dq, b->q0);
 		float len = sqrtf(b->xf.q.c * b->xf.q.c + b->xf.q.s * b->xf.q.s);

@@ -125,6 +125,11 @@ sinew_world *sinew_world_get(sinew_world_id id, const char *fn)
 
 bool sinew_world_check_unlocked(sinew_world *world, const char *fn)
 {
+	if (world->out_of_memory) {
+		sinew_world_error(world, SINEW_ERROR_OUT_OF_MEMORY,
+		                  "%s: the world ran out of memory in an earlier call; destroy it (sinew_destroy_world)", fn);
+		return false;
+	}
 	if (world->locked || world->callback_lock != NULL) {
 		sinew_world_error(world, SINEW_ERROR_LOCKED, "%s: not allowed while the world is locked (%s)", fn,
 		                  world->callback_lock != NULL ? world->callback_lock : "it is stepping");
@@ -280,58 +285,9 @@ static void apply_tuning(sinew_world *w)
 	w->push_max_speed = w->def.contact_push_max_speed * l;
 }
 
-sinew_world_id sinew_create_world(const sinew_world_def *def)
+/* Everything a world owns, and the world. */
+static void free_world(sinew_world *w)
 {
-	if (!validate_world_def(def)) return sinew_null_world_id;
-	int slot = -1;
-	for (int i = 0; i < SINEW_MAX_WORLDS; ++i) {
-		bool spent = s_world_generations[i] == UINT32_MAX || s_object_generations[i] > UINT32_MAX / 2;
-		if (s_worlds[i] == NULL && !spent) {
-			slot = i;
-			break;
-		}
-	}
-	if (slot < 0) {
-		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_CAPACITY,
-		             "sinew_create_world: %d worlds exist already", SINEW_MAX_WORLDS);
-		return sinew_null_world_id;
-	}
-	sinew_world *w = sinew_alloc_zeroed(sizeof *w);
-	if (w == NULL) {
-		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_world: out of memory");
-		return sinew_null_world_id;
-	}
-	w->def = *def;
-	w->gravity = def->gravity;
-	apply_tuning(w);
-	w->body_free = w->shape_free = w->contact_free = w->joint_free = SINEW_NULL_INDEX;
-	for (int t = 0; t < SINEW_TREE_COUNT; ++t) w->trees[t] = sinew_dynamic_tree_create();
-	if (def->body_capacity > 0) {
-		stbds_arrsetcap(w->bodies, def->body_capacity);
-		stbds_arrsetcap(w->body_order, def->body_capacity);
-		stbds_arrsetcap(w->solver_bodies, def->body_capacity + 1);
-		stbds_arrsetcap(w->awake_bodies, def->body_capacity + 1);
-	}
-	if (def->shape_capacity > 0) stbds_arrsetcap(w->shapes, def->shape_capacity);
-	if (def->contact_capacity > 0) {
-		stbds_arrsetcap(w->contacts, def->contact_capacity);
-		stbds_arrsetcap(w->constraints, def->contact_capacity);
-		/* sized like the pools (stb_ds reserves them without checking either); out of memory is
-		 * reported here and the first contact made tries again */
-		(void)sinew_pair_set_reserve(w, def->contact_capacity);
-	}
-	s_world_generations[slot] += 1;
-	w->index = (uint16_t)slot;
-	w->generation = s_world_generations[slot];
-	w->in_use = true;
-	s_worlds[slot] = w;
-	return sinew_make_world_id(w);
-}
-
-bool sinew_destroy_world(sinew_world_id id)
-{
-	sinew_world *w = sinew_world_get(id, "sinew_destroy_world");
-	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_destroy_world")) return false;
 	for (int t = 0; t < SINEW_TREE_COUNT; ++t) sinew_dynamic_tree_destroy(&w->trees[t]);
 	stbds_arrfree(w->bodies);
 	stbds_arrfree(w->body_order);
@@ -366,8 +322,80 @@ bool sinew_destroy_world(sinew_world_id id)
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->sweep_fractions);
 	stbds_arrfree(w->sweep_pivots);
-	s_worlds[w->index] = NULL;
 	sinew_free(w);
+}
+
+sinew_world_id sinew_create_world(const sinew_world_def *def)
+{
+	if (!validate_world_def(def)) return sinew_null_world_id;
+	int slot = -1;
+	for (int i = 0; i < SINEW_MAX_WORLDS; ++i) {
+		bool spent = s_world_generations[i] == UINT32_MAX || s_object_generations[i] > UINT32_MAX / 2;
+		if (s_worlds[i] == NULL && !spent) {
+			slot = i;
+			break;
+		}
+	}
+	if (slot < 0) {
+		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_CAPACITY,
+		             "sinew_create_world: %d worlds exist already", SINEW_MAX_WORLDS);
+		return sinew_null_world_id;
+	}
+	sinew_world *w = sinew_alloc_zeroed(sizeof *w);
+	if (w == NULL) {
+		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_world: out of memory");
+		return sinew_null_world_id;
+	}
+	w->def = *def;
+	w->gravity = def->gravity;
+	apply_tuning(w);
+	w->body_free = w->shape_free = w->contact_free = w->joint_free = SINEW_NULL_INDEX;
+	for (int t = 0; t < SINEW_TREE_COUNT; ++t) w->trees[t] = sinew_dynamic_tree_create();
+	size_t bodies = (size_t)def->body_capacity, shapes = (size_t)def->shape_capacity;
+	size_t contacts = (size_t)def->contact_capacity;
+	bool room = (bodies == 0 || (SINEW_RESERVE(w->bodies, bodies) && SINEW_RESERVE(w->body_order, bodies) &&
+	                             SINEW_RESERVE(w->solver_bodies, bodies + 1) &&
+	                             SINEW_RESERVE(w->awake_bodies, bodies + 1))) &&
+	            (shapes == 0 || SINEW_RESERVE(w->shapes, shapes)) &&
+	            (contacts == 0 || (SINEW_RESERVE(w->contacts, contacts) && SINEW_RESERVE(w->constraints, contacts)));
+	/* the pair set sized like the pools; out of memory is reported there and the first contact
+	 * made tries again */
+	if (room && contacts > 0) (void)sinew_pair_set_reserve(w, def->contact_capacity);
+	if (!room) {
+		free_world(w);
+		sinew_report(def->error_fn, def->error_context, SINEW_ERROR_OUT_OF_MEMORY,
+		             "sinew_create_world: out of memory for the capacities asked for");
+		return sinew_null_world_id;
+	}
+	s_world_generations[slot] += 1;
+	w->index = (uint16_t)slot;
+	w->generation = s_world_generations[slot];
+	w->in_use = true;
+	s_worlds[slot] = w;
+	return sinew_make_world_id(w);
+}
+
+void sinew_world_out_of_memory(uint32_t world0, const char *fn)
+{
+	sinew_world *w = sinew_world_peek(world0);
+	if (w == NULL) {
+		sinew_report(NULL, NULL, SINEW_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+		return;
+	}
+	w->out_of_memory = true;
+	w->locked = false;
+	w->callback_lock = NULL;
+	sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY,
+	                  "%s: out of memory; the world refuses every change from now on: destroy it", fn);
+}
+
+bool sinew_destroy_world(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_destroy_world");
+	/* a world out of memory can always be destroyed */
+	if (w == NULL || (!w->out_of_memory && !sinew_world_check_unlocked(w, "sinew_destroy_world"))) return false;
+	s_worlds[w->index] = NULL;
+	free_world(w);
 	return true;
 }
 
@@ -414,7 +442,7 @@ static void clear_events(sinew_world *w)
 	stbds_arrsetlen(w->joint_broken_events, 0);
 }
 
-bool sinew_world_step(sinew_world_id id, float dt, int substeps)
+static bool world_step(sinew_world_id id, float dt, int substeps)
 {
 	sinew_world *w = sinew_world_get(id, "sinew_world_step");
 	if (w == NULL || !sinew_world_check_unlocked(w, "sinew_world_step")) return false;
@@ -449,6 +477,23 @@ bool sinew_world_step(sinew_world_id id, float dt, int substeps)
 #endif
 	return true;
 }
+
+/* A contact a later call destroys (a body destroyed, a filter changed) pushes an end event:
+ * the room for one per contact is reserved here, inside the guarded step, so those calls do not
+ * allocate. */
+static bool step_and_reserve(sinew_world_id id, float dt, int substeps)
+{
+	if (!world_step(id, dt, substeps)) return false;
+	sinew_world *w = sinew_world_peek((uint32_t)id.index1 - 1);
+	size_t contacts = stbds_arrlen(w->contacts);
+	if (!SINEW_RESERVE(w->end_events, stbds_arrlen(w->end_events) + contacts) ||
+	    !SINEW_RESERVE(w->sensor_end_events, stbds_arrlen(w->sensor_end_events) + contacts))
+		sinew_oom_fail("sinew_world_step");
+	return true;
+}
+
+SINEW_GUARDED(, bool, sinew_world_step, (sinew_world_id id, float dt, int substeps), step_and_reserve(id, dt, substeps),
+              id.index1 - 1, false)
 
 /* FNV-1a over raw float bits. */
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)

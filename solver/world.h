@@ -231,6 +231,7 @@ typedef struct sinew_world {
 	uint32_t generation;
 	bool locked;               /* stepping, or a query is running */
 	bool reported_non_finite;  /* the check after each step has reported a non-finite body */
+	bool out_of_memory;        /* an allocation failed mid-change: every change is refused, destroy works */
 	const char *callback_lock; /* non-NULL: a draw or error callback runs; says which, for the refusal */
 	bool in_use;
 } sinew_world;
@@ -252,6 +253,26 @@ void sinew_world_error(sinew_world *world, sinew_error code, const char *format,
 #endif
 	;
 bool sinew_world_check_unlocked(sinew_world *world, const char *fn);
+/* After a guarded entry point caught a failed allocation (core.h, sinew_oom_guard): mark the
+ * world in slot world0 out of memory (unlocked, so it can be destroyed) and report it. */
+void sinew_world_out_of_memory(uint32_t world0, const char *fn);
+
+/* An entry point run under an out-of-memory guard: `spec type name params` (spec: static or
+ * nothing) calls `call`; a failed allocation inside returns `failure` after
+ * sinew_world_out_of_memory(world0, name). */
+#define SINEW_GUARDED(spec, type, name, params, call, world0, failure)                                                 \
+	spec type name params                                                                                              \
+	{                                                                                                                  \
+		sinew_oom_guard guard_;                                                                                        \
+		sinew_oom_enter(&guard_);                                                                                      \
+		if (setjmp(guard_.jump) != 0) {                                                                                \
+			sinew_world_out_of_memory((uint32_t)(world0), #name);                                                      \
+			return failure;                                                                                            \
+		}                                                                                                              \
+		type result_ = call;                                                                                           \
+		sinew_oom_leave(&guard_);                                                                                      \
+		return result_;                                                                                                \
+	}
 /* Refuse changes while a draw or error callback runs (reason completes "the world is locked (...)");
  * unlock restores what lock returned, so locks nest. Reads and queries stay allowed. */
 const char *sinew_world_lock_for(sinew_world *world, const char *reason);

@@ -35,7 +35,7 @@ void expect_scene_error(const char *text, const char *expected);
 /* Load scene text named "good.json"; fails the test (printing the error) when it does not load. */
 sinew_scene *must_load_scene(const char *text);
 
-/* The godot ragdoll model's world-frame bands (seed 000 §3), watched every frame while limp. A
+/* The godot ragdoll model's world-frame bands (docs/ragdoll.md), watched every frame while limp. A
  * limited joint's swing (the parent-centre -> child-centre line, from its world direction when the
  * joint was made) must stay within its band; how far outside it is, is taken the short way round.
  * What no band on that line can hold is a limb folding through its parent: where the two centres

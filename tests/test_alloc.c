@@ -60,10 +60,116 @@ static void pyramid_steps_without_allocating(void **state)
 	assert_true(sinew_set_allocator(NULL));
 }
 
+/* ---- allocation failure (issue 15): fail the N-th allocation, for every N ---- */
+
+typedef struct failing {
+	long calls;   /* allocations and growing reallocations so far */
+	long fail_at; /* the call that fails (1-based); 0: none */
+	long live;    /* blocks handed out and not freed */
+	long failed;  /* how many calls failed */
+} failing;
+
+static failing s_fail;
+
+static bool should_fail(void)
+{
+	s_fail.calls += 1;
+	if (s_fail.fail_at != 0 && s_fail.calls == s_fail.fail_at) {
+		s_fail.failed += 1;
+		return true;
+	}
+	return false;
+}
+
+static void *fail_alloc(size_t size, void *context)
+{
+	(void)context;
+	if (should_fail()) return NULL;
+	void *p = malloc(size);
+	if (p != NULL) s_fail.live += 1;
+	return p;
+}
+
+static void *fail_realloc(void *p, size_t size, void *context)
+{
+	(void)context;
+	if (should_fail()) return NULL;
+	return realloc(p, size);
+}
+
+static void fail_free(void *p, void *context)
+{
+	(void)context;
+	if (p != NULL) s_fail.live -= 1;
+	free(p);
+}
+
+static void quiet(sinew_error code, const char *message, void *context)
+{
+	(void)message;
+	int *out_of_memory = context;
+	if (code == SINEW_ERROR_OUT_OF_MEMORY) *out_of_memory += 1;
+}
+
+/* Load the scene, step it `steps` times, destroy it, with the fail_at-th allocation failing.
+ * Returns how many allocations the run made. A failure must be reported as out of memory (the
+ * load refused, or the engine's report counted) and nothing may leak. */
+static long run_failing(const char *path, int steps, long fail_at)
+{
+	memset(&s_fail, 0, sizeof s_fail);
+	s_fail.fail_at = fail_at;
+	int out_of_memory = 0;
+	sinew_set_error_callback(quiet, &out_of_memory);
+	sinew_allocator hooks = {fail_alloc, fail_realloc, fail_free, NULL};
+	assert_true(sinew_set_allocator(&hooks));
+	char error[512];
+	sinew_scene *scene = sinew_scene_load_file(path, error, sizeof error);
+	if (scene == NULL) {
+		if (strstr(error, "out of memory") == NULL) fail_msg("fail_at %ld: %s: %s", fail_at, path, error);
+	} else {
+		for (int i = 0; i < steps; ++i) sinew_scene_step(scene);
+		if (s_fail.failed > 0 && out_of_memory == 0 && sinew_scene_get_error_count(scene) == 0)
+			fail_msg("fail_at %ld: %s: an allocation failed and nothing was reported", fail_at, path);
+		sinew_scene_destroy(scene);
+	}
+	if (s_fail.live != 0) fail_msg("fail_at %ld: %s: %ld blocks leaked", fail_at, path, s_fail.live);
+	assert_true(sinew_set_allocator(NULL));
+	sinew_set_error_callback(NULL, NULL);
+	return s_fail.calls;
+}
+
+/* Every allocation of loading and stepping a scene fails in turn: each is a clean refusal or an
+ * out-of-memory report, never a crash, and nothing leaks (under ASan in `make test SAN=1`). */
+static void every_allocation_may_fail(void **state)
+{
+	(void)state;
+	const char *scenes[] = {"scenes/stack10.json", "scenes/car.json", "scenes/rig_props.json", "scenes/harness.json",
+	                        "scenes/breakable.json"};
+	for (int k = 0; k < (int)(sizeof scenes / sizeof scenes[0]); ++k) {
+		long total = run_failing(scenes[k], 40, 0);
+		assert_true(total > 20);
+		for (long n = 1; n <= total; ++n) run_failing(scenes[k], 40, n);
+	}
+}
+
+/* body_capacity = INT_MAX is refused up front, not overflowed into a huge allocation. */
+static void huge_body_capacity_is_refused(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	wd.body_capacity = 2147483647;
+	int out_of_memory = 0;
+	sinew_set_error_callback(quiet, &out_of_memory);
+	assert_true(SINEW_IS_NULL(sinew_create_world(&wd)));
+	sinew_set_error_callback(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pyramid_steps_without_allocating),
+		cmocka_unit_test(every_allocation_may_fail),
+		cmocka_unit_test(huge_body_capacity_is_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,11 +4,11 @@
  * ground, a ramp and stairs in both joint models, and the recovery for every facing on flat ground,
  * a slope and a ramp edge (the first frame is the last ragdoll frame, the end is the pre-ragdoll
  * pose on the ground, no segment spins, backwards joints pass through straight), interrupted
- * recoveries, snap_to_standing and a hundred rapid toggles that leave nothing behind. Seed 002's
- * rounds each have a case that fails the way the game's build did: the probe skips the ragdoll's
- * own bodies, the drawing keeps the rig's look, the fold side follows overrides (round 1); the
- * first frame, the landing spot, the restored switches (rounds 2-5); shoulders the short way
- * (round 7); elbows by minimal world sweep (round 8). */
+ * recoveries, snap_to_standing and a hundred rapid toggles that leave nothing behind. Each rule of
+ * docs/ragdoll.md that a wrong build would break has a case that fails that way: the probe skips
+ * the ragdoll's own bodies, the drawing keeps the rig's look, the fold side follows overrides; the
+ * first frame, the landing spot, the restored switches; shoulders the short way; elbows by minimal
+ * world sweep. */
 #include "support.h"
 
 #include "sinew/ragdoll.h"
@@ -258,8 +258,9 @@ static void test_fold_side(void **state)
 	fold_side_case(false);
 }
 
-/* Seed 002 Fix 3: the fold side comes from the live bend flags, so a per-limb override (the
- * harness's right-click) turns it too, mirrored for LEFT, not from the facing's profile. */
+/* docs/ragdoll.md, "Fold side": the fold side comes from the live bend flags, so a per-limb
+ * override (the harness's right-click) turns it too, mirrored for LEFT, not from the facing's
+ * profile. */
 static void test_fold_side_follows_overrides(void **state)
 {
 	(void)state;
@@ -304,9 +305,10 @@ static void draw_figure(const fixture *f, drawn *d)
 	sinew_ragdoll_draw(f->rd, &dd);
 }
 
-/* Seed 002 Fix 2: the ragdoll is drawn with the stickman's own look (its strokes, width and ink,
- * the head a ring), not as its physics shapes: at the hand-off the drawing is the same, stroke for
- * stroke, within the hand-off's 0.5 px; the animated figure is hidden meanwhile. */
+/* docs/ragdoll.md, "Reading it": the ragdoll is drawn with the stickman's own look (its strokes,
+ * width and ink, the head a ring), not as its physics shapes: at the hand-off the drawing is the
+ * same, stroke for stroke, within the hand-off's 0.5 px; the animated figure is hidden
+ * meanwhile. */
 static void test_ragdoll_draws_the_rigs_look(void **state)
 {
 	(void)state;
@@ -493,8 +495,9 @@ static void check_tumble(terrain_kind terrain, sinew_ragdoll_joint_model model, 
 static void test_tumble_flat(void **state) { (void)state; check_tumble(FLAT, SINEW_RAGDOLL_LOCAL, "flat"); }
 static void test_tumble_ramp(void **state) { (void)state; check_tumble(RAMP_EDGE, SINEW_RAGDOLL_LOCAL, "ramp"); }
 static void test_tumble_stairs(void **state) { (void)state; check_tumble(STAIRS, SINEW_RAGDOLL_LOCAL, "stairs"); }
-/* The godot model (seed 000 §3) over the same tumbles: the anchors hold and so do the world bands
- * (the semantics of the model: at every orientation the bands stay where they were in the world). */
+/* The godot model (docs/ragdoll.md, "Two joint models") over the same tumbles: the anchors hold and
+ * so do the world bands (the semantics of the model: at every orientation the bands stay where they
+ * were in the world). */
 static void test_tumble_godot_flat(void **state) { (void)state; check_tumble(FLAT, SINEW_RAGDOLL_GODOT, "godot flat"); }
 static void test_tumble_godot_ramp(void **state) { (void)state; check_tumble(RAMP_EDGE, SINEW_RAGDOLL_GODOT, "godot ramp"); }
 static void test_tumble_godot_stairs(void **state) { (void)state; check_tumble(STAIRS, SINEW_RAGDOLL_GODOT, "godot stairs"); }
@@ -510,9 +513,10 @@ static void turn_ragdoll(fixture *f, float angle)
 	}
 }
 
-/* The two joint models' semantics (seed 000 §3): turned as a whole, the local model's limits turn
- * with the figure (no joint is outside its band), the godot model's stay in the world (a knee or
- * elbow of a figure on its back is "outside" by as much as the turn exceeds the band). */
+/* The two joint models' semantics (docs/ragdoll.md, "Two joint models"): turned as a whole, the
+ * local model's limits turn with the figure (no joint is outside its band), the godot model's stay
+ * in the world (a knee or elbow of a figure on its back is "outside" by as much as the turn exceeds
+ * the band). */
 static void test_joint_model_semantics(void **state)
 {
 	(void)state;
@@ -683,10 +687,10 @@ static void recovery_case_with(sinew_rig_facing facing, terrain_kind terrain, bo
 	assert_true(sweep <= PI_F + 0.01f);
 	assert_int_equal(sinew_ragdoll_get_state(f.rd), SINEW_RIG_ANIMATED);
 	check_standing(&f, pre_parts, pre_root);
-	/* It stands where the ragdoll lay (seed 002 rounds 2 and 5: not shifted, mirrored or not). */
+	/* It stands where the ragdoll lay (docs/ragdoll.md, recovery: not shifted, mirrored or not). */
 	assert_float_near(sinew_rig_get_root(f.rig).p.x, landing_x, 0.5);
-	/* The profile, the bend flags, the IK and look-at switches are the pre-ragdoll ones (round 3),
-	 * and stay so while animated. */
+	/* The profile, the bend flags, the IK and look-at switches are the pre-ragdoll ones, and stay
+	 * so while animated. */
 	for (int k = 0; k < 2; ++k) {
 		sinew_rig_pose now;
 		assert_true(sinew_rig_get_pose(f.rig, &now));
@@ -801,9 +805,9 @@ static void test_backwards_joints_pass_straight(void **state)
 	teardown(&f);
 }
 
-/* Seed 002 round 3: a figure with its own switches (a leg and an arm bent against the profile by
- * overrides, an arm off IK, the head not looking) stands up into exactly them, on flat ground and
- * a slope, for every facing. */
+/* docs/ragdoll.md, recovery step 7: a figure with its own switches (a leg and an arm bent against
+ * the profile by overrides, an arm off IK, the head not looking) stands up into exactly them, on
+ * flat ground and a slope, for every facing. */
 static void test_recovery_restores_the_figures_switches(void **state)
 {
 	(void)state;
@@ -813,9 +817,9 @@ static void test_recovery_restores_the_figures_switches(void **state)
 	recovery_case_with(SINEW_FACING_FORWARD, FLAT, false, o, "forward overrides");
 }
 
-/* Seed 002 Fix 1: with probe_dynamic on (the figure may stand up on a prop) the ground probe still
- * skips the ragdoll's own bodies, which are dynamic and lie where it probes: it stands on the
- * terrain, not on its own fallen limbs. */
+/* docs/ragdoll.md, recovery step 2: with probe_dynamic on (the figure may stand up on a prop) the
+ * ground probe still skips the ragdoll's own bodies, which are dynamic and lie where it probes: it
+ * stands on the terrain, not on its own fallen limbs. */
 static void test_recovery_probe_skips_own_bodies(void **state)
 {
 	(void)state;
@@ -836,10 +840,10 @@ static void swing(fixture *f, int upper, float delta)
 	}
 }
 
-/* Seed 002 round 7: a shoulder is a ball joint and turns the short way, even across the +-180
- * line of its relative rotation: the arm, swung by the fall to 25 degrees past that line, swings
- * back by exactly as much, not the other way round as round 6's "through straight" rule sent it
- * (past 180 degrees). */
+/* docs/ragdoll.md, recovery step 5: a shoulder is a ball joint and turns the short way, even
+ * across the +-180 line of its relative rotation: the arm, swung by the fall to 25 degrees past
+ * that line, swings back by exactly as much, not the other way round as a "through straight" rule
+ * would send it (past 180 degrees). */
 static void test_shoulder_turns_the_short_way(void **state)
 {
 	(void)state;
@@ -867,12 +871,12 @@ static void test_shoulder_turns_the_short_way(void **state)
 	teardown(&f);
 }
 
-/* Seed 002 round 8: an elbow's turn is chosen with its upper arm's, so that the forearm's world
- * direction sweeps least. The fall left the elbow bent 190 degrees back from its standing bend and
- * the upper arm swung 62 degrees one way or the other: the elbow then turns whichever way keeps the
- * forearm's sweep within 180 degrees — through straight when the upper arm swings back the same
- * way (round 7's per-joint rule took the other way round then: 252 degrees), the other way when it
- * swings against it (the plain shortest turn took 232). */
+/* docs/ragdoll.md, recovery step 5: an elbow's turn is chosen with its upper arm's, so that the
+ * forearm's world direction sweeps least. The fall left the elbow bent 190 degrees back from its
+ * standing bend and the upper arm swung 62 degrees one way or the other: the elbow then turns
+ * whichever way keeps the forearm's sweep within 180 degrees — through straight when the upper arm
+ * swings back the same way (a per-joint shortest rule takes the other way round then: 252 degrees),
+ * the other way when it swings against it (the plain shortest turn took 232). */
 static void test_elbow_follows_minimal_world_sweep(void **state)
 {
 	(void)state;

@@ -355,6 +355,15 @@ static void the_edge_of_the_envelope_stays_finite(void **state)
 	assert_int_equal(s_rec.count, 0);
 }
 
+/* All ten at once, which the comment above set aside (a 5 km plank spun at 1e4 rad/s, its tip at
+ * 5e7 m/s): the world stays finite for the 60 steps too. */
+static void all_ten_extremes_at_once_stay_finite(void **state)
+{
+	(void)state;
+	int bad = run_extremes(1023u);
+	if (bad >= 0) fail_msg("all ten extremes: step %d: %s", bad, s_rec.last_message);
+}
+
 /* ------------------------------------------------------------------ 3: polygons */
 
 static void a_pentagram_is_not_convex(void **state)
@@ -497,6 +506,156 @@ static void every_scene_round_trips(void **state)
 	assert_true(count >= 10);
 }
 
+
+/* ------------------------------------------------------------------ 6: amplification */
+
+static void expect_in(const char *text, const char *part)
+{
+	if (strstr(text, part) == NULL) fail_msg("expected \"%s\" in: %s", part, text);
+}
+
+/* A template of `per` boxes spawned at `points` points by each of `ops` ops at step `step_of_op`
+ * (0: all at step 0; 1: op k at step k). */
+static char *spawn_scene(int per, int points, int ops, int spread_steps)
+{
+	size_t cap = 4096 + (size_t)per * 160 + (size_t)ops * (64 + (size_t)points * 12);
+	char *text = malloc(cap);
+	assert_non_null(text);
+	size_t n = (size_t)snprintf(text, cap, "{\"sinew_scene\": 1, \"templates\": [{\"name\": \"t\", \"bodies\": [");
+	for (int i = 0; i < per; ++i)
+		n += (size_t)snprintf(text + n, cap - n,
+		                      "%s{\"type\": \"dynamic\", \"position\": [%d, 0], \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.4, 0.4]}]}",
+		                      i ? ", " : "", i);
+	n += (size_t)snprintf(text + n, cap - n, "]}], \"script\": [");
+	for (int k = 0; k < ops; ++k) {
+		n += (size_t)snprintf(text + n, cap - n, "%s{\"step\": %d, \"op\": \"spawn\", \"template\": \"t\", \"at\": [",
+		                      k ? ", " : "", spread_steps ? k : 0);
+		for (int i = 0; i < points; ++i) n += (size_t)snprintf(text + n, cap - n, "%s[0, %d]", i ? ", " : "", 2 * i);
+		n += (size_t)snprintf(text + n, cap - n, "]}");
+	}
+	snprintf(text + n, cap - n, "]}");
+	assert_true(n < cap - 4);
+	return text;
+}
+
+/* The issue's case in small: a short file whose spawn ops multiply a template into 120,000
+ * bodies is refused before anything is built, naming the cap and the option that raises it. */
+static void spawn_amplification_is_capped(void **state)
+{
+	(void)state;
+	char *text = spawn_scene(20, 500, 12, 1); /* 20 x 500 x 12 = 120,000 bodies, 10,000 a step */
+	char error[512];
+	assert_null(sinew_scene_load_string(text, "amp.json", error, sizeof error));
+	expect_in(error, "120000 bodies");
+	expect_in(error, "cap of 50000");
+	expect_in(error, "--max-bodies");
+	/* raised, the same file loads (and is not stepped: it would make 120,000 bodies) */
+	sinew_scene_limits l = sinew_scene_default_limits();
+	l.max_bodies = 120000;
+	l.max_shapes = 120000;
+	sinew_scene *scene = sinew_scene_load_string_limited(text, "amp.json", &l, error, sizeof error);
+	assert_non_null(scene);
+	sinew_scene_destroy(scene);
+	l.max_bodies = 119999;
+	assert_null(sinew_scene_load_string_limited(text, "amp.json", &l, error, sizeof error));
+	expect_in(error, "cap of 119999");
+	free(text);
+
+	/* one step's spawns: 12 x 1000 in one step is over the per-step cap, spread over steps it is not */
+	text = spawn_scene(12, 1000, 1, 0);
+	assert_null(sinew_scene_load_string(text, "burst.json", error, sizeof error));
+	expect_in(error, "12000 bodies in one step");
+	expect_in(error, "--max-spawned-per-step");
+	expect_in(error, "script[0]");
+	free(text);
+	text = spawn_scene(4, 1000, 3, 1);
+	scene = sinew_scene_load_string(text, "spread.json", error, sizeof error);
+	assert_non_null(scene);
+	sinew_scene_destroy(scene);
+	free(text);
+
+	/* limits not from sinew_scene_default_limits are refused */
+	sinew_scene_limits bad = {10, 10, 10, 10, 0};
+	assert_null(sinew_scene_load_string_limited("{\"sinew_scene\": 1}", "x.json", &bad, error, sizeof error));
+	expect_in(error, "sinew_scene_default_limits");
+}
+
+/* Every scene of the project loads under the default caps (the caps sit well above them). */
+static void project_scenes_fit_the_default_caps(void **state)
+{
+	(void)state;
+	const char *dirs[] = {"scenes", "scenes/bench"};
+	int loaded = 0;
+	for (int d = 0; d < 2; ++d) {
+		DIR *dir = opendir(dirs[d]);
+		assert_non_null(dir);
+		struct dirent *e;
+		while ((e = readdir(dir)) != NULL) {
+			size_t len = strlen(e->d_name);
+			if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0) continue;
+			char path[512], error[512];
+			snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
+			sinew_scene *scene = sinew_scene_load_file(path, error, sizeof error);
+			if (scene == NULL) fail_msg("%s", error);
+			sinew_scene_destroy(scene);
+			loaded += 1;
+		}
+		closedir(dir);
+	}
+	assert_true(loaded >= 30);
+}
+
+/* ------------------------------------------------------------------ envelope: joints (found by fuzz_api) */
+
+/* Joint inputs the fuzzer drove to NaN: each is now refused, naming the value and the limit. */
+static void joint_inputs_beyond_the_envelope_are_refused(void **state)
+{
+	(void)state;
+	sinew_world_id w = make_world(&s_rec);
+	sinew_body_id b = make_box(w, 0.0f, 2.0f, 0.5f, 0.5f, 1.0f, 0.6f);
+	sinew_distance_joint_def dd = sinew_default_distance_joint_def();
+	dd.base.body_b = b;
+	dd.anchor_a = sinew_v2(-1e30f, 0.0f);
+	dd.anchor_b = sinew_v2(0.0f, 2.0f);
+	assert_true(SINEW_IS_NULL(sinew_create_distance_joint(w, &dd)));
+	expect_in(s_rec.last_message, "beyond the engine's limit");
+	sinew_weld_joint_def wd = sinew_default_weld_joint_def();
+	wd.base.body_b = b;
+	wd.anchor = sinew_v2(0.0f, 2.0f);
+	wd.linear_hertz = 1e30f;
+	assert_true(SINEW_IS_NULL(sinew_create_weld_joint(w, &wd)));
+	expect_in(s_rec.last_message, "linear_hertz of 1e+30");
+	sinew_prismatic_joint_def pd = sinew_default_prismatic_joint_def();
+	pd.base.body_b = b;
+	pd.anchor = sinew_v2(0.0f, 2.0f);
+	pd.axis = sinew_v2(1.0f, 0.0f);
+	pd.spring.enabled = true;
+	pd.spring.hertz = 5.0f;
+	pd.spring.target = FLT_MAX;
+	assert_true(SINEW_IS_NULL(sinew_create_prismatic_joint(w, &pd)));
+	expect_in(s_rec.last_message, "spring target");
+	sinew_target_joint_def td = sinew_default_target_joint_def();
+	td.base.body_b = b;
+	td.target = sinew_v2(0.0f, 0.0f);
+	td.anchor = sinew_v2(0.0f, 2.0f);
+	td.damping_ratio = FLT_MAX;
+	assert_true(SINEW_IS_NULL(sinew_create_target_joint(w, &td)));
+	expect_in(s_rec.last_message, "damping_ratio");
+	/* a subnormal rotational inertia is refused; a subnormal shape's mass falls back to 1 at the origin */
+	sinew_mass_data md = {1e-3f, {0.0f, 0.0f}, 1e-39f};
+	assert_false(sinew_body_set_mass_data(b, md));
+	sinew_body_def bd = sinew_default_body_def();
+	bd.type = SINEW_DYNAMIC_BODY;
+	sinew_body_id tiny = sinew_create_body(w, &bd);
+	sinew_shape_def sd = sinew_default_shape_def();
+	sinew_circle c = {{1e-39f, 1e-39f}, 1e-39f};
+	sinew_create_circle_shape(tiny, &sd, &c);
+	assert_float_equal(sinew_body_get_mass(tiny), 1.0f, 0.0f);
+	step_n(w, 10);
+	assert_true(sinew_world_is_finite(w));
+	sinew_destroy_world(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,11 +666,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(tree_errors_reach_the_world_callback, reset, restore),
 		cmocka_unit_test_setup_teardown(inputs_beyond_the_envelope_are_refused, reset, restore),
 		cmocka_unit_test_setup_teardown(the_edge_of_the_envelope_stays_finite, reset, restore),
+		cmocka_unit_test_setup_teardown(all_ten_extremes_at_once_stay_finite, reset, restore),
 		cmocka_unit_test_setup_teardown(a_pentagram_is_not_convex, reset, restore),
 		cmocka_unit_test_setup_teardown(huge_capacities_are_refused, reset, restore),
 		cmocka_unit_test_setup_teardown(tree_rebuild_with_boxes_far_apart, reset, restore),
 		cmocka_unit_test_setup_teardown(a_coincident_distance_joint_round_trips, reset, restore),
 		cmocka_unit_test_setup_teardown(every_scene_round_trips, reset, restore),
+		cmocka_unit_test_setup_teardown(spawn_amplification_is_capped, reset, restore),
+		cmocka_unit_test_setup_teardown(project_scenes_fit_the_default_caps, reset, restore),
+		cmocka_unit_test_setup_teardown(joint_inputs_beyond_the_envelope_are_refused, reset, restore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

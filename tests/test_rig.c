@@ -42,8 +42,9 @@ static void assert_point(sinew_vec2 p, float x, float y, float tol)
 	assert_float_near(p.y, y, tol);
 }
 
-/* The seed's numbers, relative to the hips at (hx, hy): neck 391.5 up, shoulders 248 up, knees
- * 200 and ankles 400 down; hands 368 out on each side (mirrored for LEFT). */
+/* The rest skeleton's numbers (docs/rig.md, "The skeleton"), relative to the hips at (hx, hy): neck
+ * 391.5 up, shoulders 248 up, knees 200 and ankles 400 down; hands 368 out on each side (mirrored
+ * for LEFT). */
 static void check_rest_joints(const sinew_rig *rig, float hx, float hy, float mirror)
 {
 	const float tol = 1e-3f;
@@ -104,7 +105,7 @@ static void fk_every_facing(void **state)
 	sinew_rig_update(right, DT);
 	assert_point(tip_of(right, SINEW_PART_TORSO), 391.5f, 0.0f, 1e-3f);
 	assert_point(tip_of(right, SINEW_PART_RIGHT_LOWER_LEG), -400.0f, 0.0f, 1e-3f);
-	/* The profiles' bend flags (seed 002's PROFILE_FLAGS). */
+	/* The profiles' bend flags (docs/rig.md, "Facing profiles"). */
 	bool expect[3][SINEW_LIMB_COUNT] = {{true, true, false, false}, {true, true, false, false}, {false, true, true, false}};
 	for (int f = 0; f < 3; ++f) {
 		for (int l = 0; l < SINEW_LIMB_COUNT; ++l) {

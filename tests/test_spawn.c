@@ -280,7 +280,7 @@ static void test_rain_scene_spawns_on_schedule(void **state)
 	sinew_scene_destroy(scene);
 }
 
-/* stickman_rain: the first wave of 40 game stickmen (seed 000's bodies, pixel units) spawns with
+/* stickman_rain: the first wave of 40 game stickmen (the ragdoll's bodies, pixel units) spawns with
  * the table's masses and lands on the terrain with its joints together and its limits held. */
 static void test_stickman_rain_first_wave(void **state)
 {
@@ -298,7 +298,7 @@ static void test_stickman_rain_first_wave(void **state)
 	int n = live_bodies(w, bodies, 512);
 	float total = 0.0f;
 	for (int i = terrain; i < terrain + 10; ++i) total += sinew_body_get_mass(bodies[i]);
-	assert_float_equal(total, 8.0f + 2.0f + 2 * (1.5f + 1.0f) + 2 * (2.0f + 1.5f), 1e-4f); /* seed 000, 5.1 */
+	assert_float_equal(total, 8.0f + 2.0f + 2 * (1.5f + 1.0f) + 2 * (2.0f + 1.5f), 1e-4f); /* docs/ragdoll.md's table */
 	float worst_sep = 0.0f, worst_limit = 0.0f, highest = 1e9f, lowest = -1e9f;
 	static sinew_joint_id joints[512];
 	for (int s = 1; s < 170; ++s) {

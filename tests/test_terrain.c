@@ -1,4 +1,4 @@
-/* The rig's terrain motion (docs/terrain.md, seed 001): states, takeoff momentum, drag, the air
+/* The rig's terrain motion (docs/terrain.md): states, takeoff momentum, drag, the air
  * pose, landings mapped from the fall height, the barrier, sweeps and swept landings. Headless,
  * through rig.h, in a pixel world (100 px per metre, y down). */
 #include "support.h"
@@ -693,6 +693,46 @@ static void test_ragdoll_hand_back_blends_a_mismatch(void **state)
 	destroy(&s);
 }
 
+/* A ragdoll that cut a hard landing short took the figure as the impact left it (torso sunk, hands
+ * dropped); handed back in that pose, the controller starts from it and returns the torso and the
+ * hands to the stance the landing was recovering to within the 0.25 s blend, no frame faster than
+ * the blend's steepest slope, instead of leaving the figure crouched for good. */
+static void test_ragdoll_hand_back_after_a_cut_landing(void **state)
+{
+	(void)state;
+	scene s;
+	float y = stand(&s, 0.0f);
+	sinew_rig_pose stance, cut, now;
+	sinew_vec2 base[SINEW_MARKER_COUNT];
+	sinew_rig_get_pose(s.rig, &stance);
+	drop(&s, y, 400.0f, base);
+	for (int i = 0; i < 5; ++i) frame(&s, DT);
+	assert_true(sinew_rig_set_state(s.rig, SINEW_RIG_RAGDOLL));
+	sinew_rig_get_pose(s.rig, &cut);
+	float sunk = cut.torso.y - stance.torso.y, dropped = sinew_distance(cut.markers[0], base[0]);
+	assert_true(sunk > 10.0f && dropped > 50.0f);
+	assert_true(sinew_rig_set_state(s.rig, SINEW_RIG_ANIMATED));
+	sinew_rig_pose prev = cut;
+	for (int i = 0; i < 30; ++i) {
+		frame(&s, DT);
+		sinew_rig_get_pose(s.rig, &now);
+		if (i == 0) assert_true(fabsf(now.torso.y - cut.torso.y) < 0.05f * sunk); /* starts from the pose handed back */
+		assert_true(sinew_distance(now.torso, prev.torso) <= sunk * 1.5f / 0.25f * DT + 1e-3f);
+		for (int h = 0; h < 2; ++h)
+			assert_true(sinew_distance(now.markers[h], prev.markers[h]) <=
+			            sinew_distance(cut.markers[h], base[h]) * 1.5f / 0.25f * DT + 1e-3f);
+		prev = now;
+	}
+	assert_float_near(now.torso.x, stance.torso.x, 1e-3);
+	assert_float_near(now.torso.y, stance.torso.y, 1e-3);
+	assert_float_near(now.bones[SINEW_PART_TORSO], stance.bones[SINEW_PART_TORSO], 1e-5);
+	for (int h = 0; h < 2; ++h) {
+		assert_float_near(now.markers[h].x, base[h].x, 1e-3);
+		assert_float_near(now.markers[h].y, base[h].y, 1e-3);
+	}
+	destroy(&s);
+}
+
 /* scenes/terrain.json: every stickman walks off its platform, ramp, stairs or ledge, falls and
  * lands hard; the one flying at the wall is stopped short of it. */
 static void test_terrain_scene(void **state)
@@ -778,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_stopping_fades_stride_in_place),
 		cmocka_unit_test(test_ragdoll_hand_back_resumes_mid_stride),
 		cmocka_unit_test(test_ragdoll_hand_back_blends_a_mismatch),
+		cmocka_unit_test(test_ragdoll_hand_back_after_a_cut_landing),
 		cmocka_unit_test(test_without_proxies_moves_unswept_with_one_report),
 		cmocka_unit_test(test_terrain_scene),
 	};

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,13 @@ static void report_non_finite(const sinew_scene *scene, const char *path, int st
 	fprintf(stderr, "sinew run: %s: a body spawned at run time is not finite after step %d\n", path, step);
 }
 
+/* What a scene file may make in all, templates' instances included (sinew_scene_limits). */
+#define SCENE_CAP_HELP                                                                                                 \
+	"  --max-bodies N            bodies a scene file may make in all (default 50000)\n"                                \
+	"  --max-shapes N            shapes (default 100000)\n"                                                            \
+	"  --max-joints N            joints (default 50000)\n"                                                             \
+	"  --max-spawned-per-step N  bodies the spawn ops of one step may make (default 10000)\n"
+
 static int run_command(int argc, char **argv);
 static int check_command(int argc, char **argv);
 int render_command(int argc, char **argv); /* tools/render.c */
@@ -43,14 +51,15 @@ int bench_command(int argc, char **argv); /* tools/bench.c */
 int save_command(int argc, char **argv); /* tools/save.c */
 
 static const command commands[] = {
-	{"run", run_command, "run SCENE [--steps N] [--trace FILE] [--every K] [--hash]",
+	{"run", run_command, "run SCENE [--steps N] [--trace FILE] [--every K] [--hash] [--max-bodies N ...]",
 	 "step a scene file and print a summary (and its state hash)",
 	 "  --steps N     take N steps (default: the scene's world.steps)\n"
 	 "  --trace FILE  write a JSON trace of the named bodies and the events\n"
 	 "  --every K     keep every K-th step in the trace (default 1; the last step always)\n"
-	 "  --hash        print a last line \"hash: <16 hex digits>\" of the final state\n"},
-	{"check", check_command, "check SCENE", "validate a scene file without running it",
-	 "  (no options) refuses everything `sinew run` would refuse when it loads the file\n"},
+	 "  --hash        print a last line \"hash: <16 hex digits>\" of the final state\n"
+	 SCENE_CAP_HELP},
+	{"check", check_command, "check SCENE [--max-bodies N ...]", "validate a scene file without running it",
+	 "  refuses everything `sinew run` would refuse when it loads the file, with the same caps:\n" SCENE_CAP_HELP},
 	{"render", render_command,
 	 "render SCENE --out FILE.png [--step N] [--frames A:B:K] [--size WxH] [--contacts] [--aabbs]",
 	 "draw the world after N steps (or a contact sheet of steps) into a PNG",
@@ -118,6 +127,7 @@ typedef struct run_options {
 	int steps; /* -1: the scene's default */
 	int every;
 	bool hash;
+	sinew_scene_limits limits;
 } run_options;
 
 /* "--name value" or "--name=value": returns the value and advances *i, or NULL when missing. */
@@ -137,11 +147,40 @@ static bool is_option(const char *arg, const char *name)
 	return strncmp(arg, name, n) == 0 && (arg[n] == 0 || arg[n] == '=');
 }
 
+/* The scene caps (sinew_scene_limits) both run and check take. Returns 1 when argv[*i] is one
+ * (and sets it), 0 when it is not, -1 after a usage error. */
+static int parse_limit_option(int argc, char **argv, int *i, const char *command_name, sinew_scene_limits *l)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} caps[] = {
+		{"--max-bodies", offsetof(sinew_scene_limits, max_bodies)},
+		{"--max-shapes", offsetof(sinew_scene_limits, max_shapes)},
+		{"--max-joints", offsetof(sinew_scene_limits, max_joints)},
+		{"--max-spawned-per-step", offsetof(sinew_scene_limits, max_spawned_per_step)},
+	};
+	for (size_t k = 0; k < sizeof caps / sizeof caps[0]; ++k) {
+		if (!is_option(argv[*i], caps[k].name)) continue;
+		int v = parse_count(option_value(argc, argv, i, caps[k].name));
+		if (v < 0) {
+			usage_error(command_name, "a scene cap needs a whole number >= 0", caps[k].name);
+			return -1;
+		}
+		*(int *)((char *)l + caps[k].offset) = v;
+		return 1;
+	}
+	return 0;
+}
+
 static int parse_run_options(int argc, char **argv, run_options *o)
 {
-	*o = (run_options){NULL, NULL, -1, 1, false};
+	*o = (run_options){NULL, NULL, -1, 1, false, sinew_scene_default_limits()};
 	for (int i = 1; i < argc; ++i) {
 		const char *arg = argv[i];
+		int cap = parse_limit_option(argc, argv, &i, "run", &o->limits);
+		if (cap < 0) return EXIT_USAGE;
+		if (cap > 0) continue;
 		if (is_option(arg, "--steps")) {
 			o->steps = parse_count(option_value(argc, argv, &i, "--steps"));
 			if (o->steps < 0) return usage_error("run", "--steps needs a whole number >= 0", NULL);
@@ -171,7 +210,7 @@ static int run_command(int argc, char **argv)
 	int status = parse_run_options(argc, argv, &o);
 	if (status != EXIT_RAN) return status;
 	char error[1024];
-	sinew_scene *scene = sinew_scene_load_file(o.scene, error, sizeof error);
+	sinew_scene *scene = sinew_scene_load_file_limited(o.scene, &o.limits, error, sizeof error);
 	if (scene == NULL) {
 		fprintf(stderr, "%s\n", error);
 		return EXIT_USAGE;
@@ -217,11 +256,18 @@ static int run_command(int argc, char **argv)
 
 static int check_command(int argc, char **argv)
 {
-	if (argc != 2 || argv[1][0] == '-') {
-		return usage_error("check", "expected exactly one scene file", argc > 2 ? argv[2] : NULL);
+	sinew_scene_limits limits = sinew_scene_default_limits();
+	const char *path = NULL;
+	for (int i = 1; i < argc; ++i) {
+		int cap = parse_limit_option(argc, argv, &i, "check", &limits);
+		if (cap < 0) return EXIT_USAGE;
+		if (cap > 0) continue;
+		if (argv[i][0] == '-' || path != NULL) return usage_error("check", "expected exactly one scene file", argv[i]);
+		path = argv[i];
 	}
+	if (path == NULL) return usage_error("check", "expected exactly one scene file", NULL);
 	char error[1024];
-	sinew_scene *scene = sinew_scene_load_file(argv[1], error, sizeof error);
+	sinew_scene *scene = sinew_scene_load_file_limited(path, &limits, error, sizeof error);
 	if (scene == NULL) {
 		fprintf(stderr, "%s\n", error);
 		return EXIT_USAGE;

@@ -33,6 +33,29 @@ typedef struct sinew_scene sinew_scene;
 SINEW_API sinew_scene *sinew_scene_load_file(const char *path, char *error, size_t error_size);
 /** Load a scene from JSON text; name (e.g. "pendulum.json") stands for the file in messages. */
 SINEW_API sinew_scene *sinew_scene_load_string(const char *text, const char *name, char *error, size_t error_size);
+/** Caps on what one scene file may make, checked before anything is built: a few lines of spawn
+ * ops can multiply a template into more bodies than the machine holds. Totals count the file's
+ * bodies, shapes and joints, SINEW_PART_COUNT of each per rig, and every instance every spawn op
+ * makes (a group destroyed and spawned again counts again). A file over a cap is refused with a
+ * message naming the cap and the `sinew run` option that raises it. 0 allows nothing of that kind.
+ * Start from sinew_scene_default_limits(). */
+typedef struct sinew_scene_limits {
+	int max_bodies;           /**< default 50,000 (`sinew run --max-bodies N`) */
+	int max_shapes;           /**< default 100,000 (--max-shapes) */
+	int max_joints;           /**< default 50,000 (--max-joints) */
+	int max_spawned_per_step; /**< bodies the spawn ops of one step make; default 10,000 (--max-spawned-per-step) */
+	int internal_value;       /**< set by sinew_scene_default_limits */
+} sinew_scene_limits;
+#define SINEW_SCENE_LIMITS_COOKIE 0x5ce11a17
+/** The limits sinew_scene_load_file and sinew_scene_load_string use. */
+SINEW_API sinew_scene_limits sinew_scene_default_limits(void);
+/** sinew_scene_load_file with limits of your own (NULL: the defaults). */
+SINEW_API sinew_scene *sinew_scene_load_file_limited(const char *path, const sinew_scene_limits *limits, char *error,
+                                                     size_t error_size);
+/** sinew_scene_load_string with limits of your own (NULL: the defaults). */
+SINEW_API sinew_scene *sinew_scene_load_string_limited(const char *text, const char *name,
+                                                       const sinew_scene_limits *limits, char *error,
+                                                       size_t error_size);
 /** Destroy the scene and its world (NULL is harmless). */
 SINEW_API void sinew_scene_destroy(sinew_scene *scene);
 

@@ -1,5 +1,6 @@
 /* The viewer's overlay: the status line at the bottom (step time with a rolling graph, counters,
- * substeps), a message line for a few seconds after a key did something, and the help panel (H). */
+ * substeps), the selected rig's power at the top right, a message line for a few seconds after a key
+ * did something, and the help panel (H). */
 #include "view.h"
 
 #include <stdio.h>
@@ -26,6 +27,10 @@ static const char *const help_lines[] = {
 	"1 2 3      DROP A BOX, CIRCLE, CAPSULE",
 	"R          RAGDOLL EVERY RIG (TOGGLE)",
 	"T          JOINT MODEL OF THE NEXT RAGDOLL",
+	"TAB        SELECT THE NEXT RIG",
+	"P          POWER PRESET OF THE RIG",
+	"[ ]        INFLUENCE -0.1 / +0.1",
+	"4 5 6 7    LIMB RAGDOLL: ARMS L R, LEGS L R",
 	"+ -        SUBSTEPS",
 	"C          CONTACTS   N  NORMALS",
 	"A          AABBS      J  LIMITS AND AXES",
@@ -85,6 +90,9 @@ static void draw_status(viewer *v)
 	snprintf(line, sizeof line, "%s  STEP %d%s", sinew_scene_get_name(v->scene), sinew_scene_get_step(v->scene),
 	         v->paused ? "  PAUSED" : "");
 	view_text(r, w - view_text_width(line, TEXT_SIZE) - 10, 10, line, TEXT_SIZE, ink);
+	/* the selected rig's power under it */
+	view_rig_status(v, line, sizeof line);
+	if (line[0] != 0) view_text(r, w - view_text_width(line, TEXT_SIZE) - 10, 10 + LINE_H, line, TEXT_SIZE, ink);
 	if (w > GRAPH_W + 40) draw_graph(v, w - GRAPH_W - 36, y + 3);
 }
 

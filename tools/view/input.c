@@ -104,6 +104,14 @@ static void key_down(viewer *v, SDL_Keycode key)
 	case SDLK_3: drop_prop(v, 2); break;
 	case SDLK_r: view_toggle_ragdolls(v); break;
 	case SDLK_t: view_toggle_joint_model(v); break;
+	case SDLK_TAB: view_select_next_rig(v); break;
+	case SDLK_p: view_cycle_power(v); break;
+	case SDLK_LEFTBRACKET: view_change_influence(v, -0.1f); break;
+	case SDLK_RIGHTBRACKET: view_change_influence(v, 0.1f); break;
+	case SDLK_4: view_toggle_limb(v, SINEW_LIMB_LEFT_ARM); break;
+	case SDLK_5: view_toggle_limb(v, SINEW_LIMB_RIGHT_ARM); break;
+	case SDLK_6: view_toggle_limb(v, SINEW_LIMB_LEFT_LEG); break;
+	case SDLK_7: view_toggle_limb(v, SINEW_LIMB_RIGHT_LEG); break;
 	case SDLK_PLUS:
 	case SDLK_EQUALS:
 	case SDLK_KP_PLUS: change_substeps(v, 1); break;

@@ -3,7 +3,9 @@
  * [--drag X0,Y0,X1,Y1]`: headless: frame the scene, take N steps (pressing R before step K; with
  * --drag, the left button pressed at pixel (X0, Y0) and the mouse moved to (X1, Y1) and held there,
  * through the same event handler as the window's; --press KEYS: those keys pressed before the first
- * step, with the mouse where --drag leaves it or in the middle), draw one frame, write it and exit. `sinew-view --check ...`: test such a screenshot (check.c).
+ * step, with the mouse where --drag leaves it or in the middle; --rig-state OUT.txt: each rig's power read
+ * back through the API after the steps, view_write_rig_state), draw one frame, write it and exit.
+ * `sinew-view --check ...`: test such a screenshot (check.c).
  * Exit status as `sinew run`: 0 fine, 2 bad usage or scene, 1 anything else. */
 #include "view.h"
 
@@ -17,7 +19,7 @@ enum { VIEW_OK = 0, VIEW_FAILED = 1, VIEW_USAGE = 2 };
 enum { MAX_STEPS_PER_FRAME = 4 };
 
 typedef struct view_options {
-	const char *scene, *screenshot, *trace, *press;
+	const char *scene, *screenshot, *trace, *press, *rig_state;
 	int steps, ragdoll_at;
 	int width, height;
 	bool drag;
@@ -29,7 +31,7 @@ static int usage(const char *message, const char *arg)
 	fprintf(stderr, "sinew-view: %s%s%s\n", message, arg != NULL ? ": " : "", arg != NULL ? arg : "");
 	fprintf(stderr, "usage: sinew-view SCENE [--size WxH]\n"
 	                "       sinew-view SCENE --screenshot OUT.png --steps N [--size WxH] [--ragdoll-at K] [--trace T.json]\n"
-	                "                  [--drag X0,Y0,X1,Y1] [--press KEYS]\n"
+	                "                  [--drag X0,Y0,X1,Y1] [--press KEYS] [--rig-state OUT.txt]\n"
 	                "       sinew-view --check SCENE SHOT.png [--trace T.json --expect NAME ...] [--expect-state S] [--differs OTHER.png]\n");
 	return VIEW_USAGE;
 }
@@ -57,6 +59,8 @@ static int parse_options(int argc, char **argv, view_options *o)
 			o->press = argv[++i];
 		} else if (strcmp(arg, "--trace") == 0 && next != NULL) {
 			o->trace = argv[++i];
+		} else if (strcmp(arg, "--rig-state") == 0 && next != NULL) {
+			o->rig_state = argv[++i];
 		} else if (strcmp(arg, "--steps") == 0) {
 			if (!whole_number(next, &o->steps)) return usage("--steps needs a whole number >= 0", next);
 			++i;
@@ -83,8 +87,9 @@ static int parse_options(int argc, char **argv, view_options *o)
 	}
 	if (o->scene == NULL) return usage("no scene file given", NULL);
 	if (o->screenshot != NULL && o->steps < 0) return usage("--screenshot needs --steps N", NULL);
-	if (o->screenshot == NULL && (o->steps >= 0 || o->trace != NULL || o->ragdoll_at >= 0 || o->drag || o->press))
-		return usage("--steps, --trace, --ragdoll-at, --drag and --press go with --screenshot", NULL);
+	if (o->screenshot == NULL && (o->steps >= 0 || o->trace != NULL || o->ragdoll_at >= 0 || o->drag || o->press ||
+	                            o->rig_state != NULL))
+		return usage("--steps, --trace, --ragdoll-at, --drag, --press and --rig-state go with --screenshot", NULL);
 	return VIEW_OK;
 }
 
@@ -161,6 +166,17 @@ static bool write_screenshot(viewer *v, const char *path)
 	return ok;
 }
 
+static bool write_rig_state(const viewer *v, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (f != NULL) view_write_rig_state(v, f);
+	if (f == NULL || ferror(f) || fclose(f) != 0) {
+		fprintf(stderr, "sinew-view: %s: could not write the rigs' state\n", path);
+		return false;
+	}
+	return true;
+}
+
 /* The mouse of --drag: pressed at one pixel, moved to another, as SDL would report it. */
 static void synthetic_drag(viewer *v, const view_options *o)
 {
@@ -205,6 +221,7 @@ static int screenshot(viewer *v, const view_options *o)
 		fprintf(stderr, "sinew-view: %s: could not write the trace\n", o->trace);
 		return VIEW_FAILED;
 	}
+	if (o->rig_state != NULL && !write_rig_state(v, o->rig_state)) return VIEW_FAILED;
 	render_frame(v);
 	if (!write_screenshot(v, o->screenshot)) {
 		fprintf(stderr, "sinew-view: %s: could not read back or write the frame: %s\n", o->screenshot, SDL_GetError());

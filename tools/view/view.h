@@ -10,6 +10,7 @@
 
 #include <SDL.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #define VIEW_GRAPH_SAMPLES 120
 
@@ -46,6 +47,7 @@ typedef struct viewer {
 	Uint32 message_until; /* SDL ticks */
 	/* rigs */
 	int next_joint_model; /* sinew_ragdoll_joint_model of the next ragdoll */
+	int rig;              /* the selected rig (Tab): P, [, ] and 4..7 act on it */
 } viewer;
 
 /* camera.c */
@@ -80,6 +82,17 @@ void view_sync_rigs(viewer *v);
 void view_toggle_ragdolls(viewer *v);
 void view_toggle_joint_model(viewer *v);
 void view_draw_rigs(viewer *v, const sinew_debug_draw *draw);
+/* The selected rig's power: Tab selects the next rig, P the next preset, [ and ] lower and raise
+ * the influence by 0.1, 4..7 toggle the partial ragdoll of a limb. */
+void view_select_next_rig(viewer *v);
+void view_cycle_power(viewer *v);
+void view_change_influence(viewer *v, float delta);
+void view_toggle_limb(viewer *v, sinew_rig_limb limb);
+/* The selected rig's power as the HUD shows it ("" without rigs). */
+void view_rig_status(const viewer *v, char *out, size_t size);
+/* One line per rig, read back through the API: "NAME power PRESET influence X limbs L,L" (the
+ * preset "custom" when the joints' drives match none of the default def's presets; limbs "none"). */
+void view_write_rig_state(const viewer *v, FILE *out);
 
 /* main.c */
 bool view_reload(viewer *v);
