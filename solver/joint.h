@@ -87,7 +87,6 @@ typedef struct sinew_row_constraint {
 	bool in_tree;     /* solved by the exact tree solve now */
 	bool tree_owned;  /* a limit of a tree joint: only ever solved by the tree */
 	bool in_loop;     /* a rigid row closing a loop, solved exactly with the trees (joint_tree.c) */
-	bool soft_tree;   /* in a tree that soft loop rows hold: warm started, no per-substep projection */
 } sinew_row_constraint;
 
 /* Apply an impulse along a row to its two bodies. The static dummy (slot 0) has no mass, so it
@@ -157,5 +156,6 @@ void sinew_joint_tree_factor(sinew_world *w, float h);
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias);
 void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h);
 void sinew_joint_tree_mark_energy(sinew_world *w);
+void sinew_joint_loops_warm_start(sinew_world *w);
 
 #endif

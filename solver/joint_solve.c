@@ -120,10 +120,12 @@ void sinew_joints_warm_start(sinew_world *w)
 	int n = (int)stbds_arrlen(w->joint_rows);
 	for (int i = 0; i < n; ++i) {
 		sinew_row_constraint *rc = &w->joint_rows[i];
-		/* the tree solve is exact and needs no start; its impulses were read by the factorisation */
-		if ((rc->in_tree && !rc->soft_tree) || rc->in_loop) rc->impulse = 0.0f;
-		else sinew_row_apply(w->solver_bodies, rc, rc->impulse);
+		/* the tree solve is exact and needs no start; its impulses were read by the factorisation.
+		 * Loop rows solved iteratively start from the last substep's (sinew_joint_loops_warm_start) */
+		if (rc->in_tree || (rc->in_loop && !w->loops_iterative)) rc->impulse = 0.0f;
+		else if (!rc->in_loop) sinew_row_apply(w->solver_bodies, rc, rc->impulse);
 	}
+	sinew_joint_loops_warm_start(w);
 	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
 	w->solver_bodies[0].w = 0.0f;
 }
@@ -139,15 +141,8 @@ static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool u
 	float old = rc->impulse, total = old;
 	switch ((sinew_row_kind)row->kind) {
 	case SINEW_ROW_EQUALITY:
-		if (use_bias) {
-			/* outside a tree (closing a loop) a rigid row is a stiff spring at the world's joint
-			 * hertz: a loop over-constrains its bodies, and a rigid row whose target the others
-			 * contradict would wind its impulse up without end; the leak keeps it bounded */
-			total = old - rc->eff_mass * w->joint_soft.mass_scale * (cdot + w->joint_soft.bias_rate * row->c) -
-			        w->joint_soft.impulse_scale * old;
-		} else {
-			total = old - rc->eff_mass * cdot;
-		}
+		/* not reached: every rigid row is in a tree or closes a loop (joint_tree.c, joint_loops.c) */
+		total = old - rc->eff_mass * (cdot + bias);
 		break;
 	case SINEW_ROW_COMPLIANT: {
 		float k = 1.0f / rc->eff_mass;

@@ -145,12 +145,10 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	float h = dt / (float)substeps, inv_h = 1.0f / h;
 	gather_bodies(w, h);
 	sinew_contacts_prepare(w, h);
-	/* like contacts, joint softness stiffer than a quarter of the substep rate makes sequential
-	 * rows overshoot and a loop of them diverge: cap it there */
+	/* like contacts, a correction rate stiffer than a quarter of the substep rate makes sequential
+	 * rows overshoot: cap it there */
 	float joint_hertz = sinew_minf(w->def.joint_hertz, 0.25f / h);
 	w->joint_bias_rate = sinew_soft_bias_rate(joint_hertz, w->def.joint_damping_ratio, h);
-	sinew_soft_coefficients(joint_hertz, w->def.joint_damping_ratio, h, &w->joint_soft.bias_rate,
-	                        &w->joint_soft.mass_scale, &w->joint_soft.impulse_scale);
 	sinew_joints_prepare(w);
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);

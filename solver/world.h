@@ -219,10 +219,11 @@ typedef struct sinew_world {
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
 	float *loop_backup;                      /* velocities and impulses kept while the matrix is found */
+	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
+	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
 	struct sinew_sweep_pivot *sweep_pivots;  /* and the end of the body it stood on, if any */
 	float joint_bias_rate;                   /* position correction of rigid joint rows, 1/s, this step */
-	struct { float bias_rate, mass_scale, impulse_scale; } joint_soft; /* loop-closing rows, this step */
 	sinew_vec2 gravity;
 	int32_t step_index;
 	int32_t island_count;

@@ -639,9 +639,10 @@ static void ragdoll_heap_from_30m(void **state)
 	ragdoll_heap_from(30.0f);
 }
 
-/* A 10x10 grid of circles on revolute joints to their upper and left neighbours (loops everywhere)
- * hangs from its top row and holds together; asking for joint softness stiffer than the substep
- * can carry (1 kHz) is capped instead of making the loops diverge. */
+/* A 10x10 grid of circles on revolute joints to their upper and left neighbours (loops everywhere:
+ * 162 loop rows, more than the 64 solved with a factored matrix, so conjugate gradients through the
+ * tree) hangs from its top row and holds within 1 mm; a world asking for a joint_hertz stiffer than
+ * the substep can carry (1 kHz, capped) holds as well. */
 static void joint_grid_with_loops_holds(void **state)
 {
 	(void)state;
@@ -686,7 +687,7 @@ static void joint_grid_with_loops_holds(void **state)
 			for (int j = 0; j < nj; ++j) worst = sinew_maxf(worst, sinew_joint_get_linear_error(joints[j]));
 		}
 		print_message("joint grid 10x10%s: worst separation %.4f m\n", stiff ? " (1 kHz asked)" : "", (double)worst);
-		assert_true(worst < 0.02f); /* 2 % of the 1 m spacing */
+		assert_true(worst < 0.001f); /* 0.1 % of the 1 m spacing (the soft loop rows before: under 2 cm) */
 		sinew_destroy_world(w);
 	}
 }

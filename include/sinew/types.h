@@ -35,7 +35,7 @@ typedef struct sinew_world_def {
 	float contact_damping_ratio;   /**< contact bounciness damping, non-dimensional; default 10 */
 	float contact_push_max_speed;  /**< fastest a contact pushes overlapping shapes apart, m/s; default 3 */
 	float restitution_threshold;   /**< approach speed below which contacts do not bounce, m/s; default 1 */
-	float joint_hertz;             /**< stiffness of joints that close a loop and of out-of-tree limits' correction, Hz; default 60, capped at a quarter of the substep rate (joints in a tree are exact) */
+	float joint_hertz;             /**< rate of the position correction of sequential joint rows (limits outside trees, compliant pins with bias 0), Hz; default 60, capped at a quarter of the substep rate (rigid rows, in trees or closing loops, are solved through the trees) */
 	float joint_damping_ratio;     /**< default 2 */
 	float maximum_linear_speed;    /**< clamp on body speed, m/s; default 400 */
 	bool enable_sleep;             /**< resting islands may sleep; default true */

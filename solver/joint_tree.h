@@ -1,0 +1,54 @@
+/* Internal: the joint trees' nodes and passes, shared by the exact tree solve (joint_tree.c) and the
+ * loop-closing rows solved through it (joint_loops.c). */
+#ifndef SINEW_JOINT_TREE_H
+#define SINEW_JOINT_TREE_H
+
+#include "joint.h"
+
+typedef struct sinew_tree_node {
+	double d[3][3]; /* pivot block; holds its inverse after factorisation */
+	double h[3][3]; /* coupling to the parent, H(node, parent): dim x parent_dim */
+	double y[3];
+	double stiffness; /* body node: h^2 times the geometric stiffness of its joints' point rows, on its turning */
+	double inv_turn;  /* body node: 1 / (its inertia + stiffness), set with the blocks */
+	int32_t parent;
+	int32_t tree;    /* index of its tree in world->tree_ranges */
+	int32_t ref;     /* body node: solver slot; joint node: joint index */
+	int32_t rows[3]; /* joint node: its rigid rows in world->joint_rows, then an active limit */
+	int32_t first_row; /* joint node: all its joint's rows, [first_row, first_row + row_count), kept */
+	int8_t row_count;  /* here so the solve need not reach into the joint */
+	int8_t dim;
+	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
+	bool is_body;
+	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
+	bool loaded;     /* y holds the current solve's right-hand side (between its up and down pass) */
+} sinew_tree_node;
+
+/* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
+ * after the trees are built, and used by every pass. */
+typedef struct sinew_tree_range {
+	int32_t begin, end;
+	double energy; /* kinetic plus potential energy of its bodies at the start of the substep */
+	bool has_limits;
+	bool has_loops;  /* a loop-closing row solved with the trees reaches one of its bodies */
+} sinew_tree_range;
+
+/* What one pass up and down a tree solves. */
+typedef struct sinew_tree_pass {
+	float h;
+	bool use_bias;
+	bool position; /* J dx = -C, the answer left in y; else a velocity solve, applied as it is found */
+	bool spread;   /* a velocity solve that spreads a trial impulse: the rows' impulses are left alone */
+} sinew_tree_pass;
+
+/* joint_tree.c */
+void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass);
+double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
+
+/* joint_loops.c */
+void sinew_joint_loops_find(sinew_world *w);
+void sinew_joint_loops_factor(sinew_world *w, float h);
+void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);
+void sinew_joint_loops_project(sinew_world *w);
+
+#endif
