@@ -323,7 +323,12 @@ void sinew_pair_set_free(sinew_world *world);
 void sinew_contact_create(sinew_world *world, int32_t shape_a, int32_t shape_b);
 void sinew_contact_destroy(sinew_world *world, int32_t contact, bool report);
 void sinew_contacts_update(sinew_world *world, float dt);
-int sinew_contact_edge_of(const sinew_contact *c, int32_t body);
+/* Which of the contact's edges is the body's: inline, as island walks and list edits call it
+ * for every contact they pass. */
+static inline int sinew_contact_edge_of(const sinew_contact *c, int32_t body)
+{
+	return c->edges[0].body == body ? 0 : 1;
+}
 
 /* contact_solver.c */
 /* Position correction rate of a soft constraint of that frequency and damping over substep h, 1/s. */

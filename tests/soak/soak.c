@@ -11,6 +11,9 @@
 #include "sinew/scene.h"
 
 #include <jansson.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +29,14 @@ static double now_seconds(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Resident set size in KiB (/proc/self/statm), or -1. */
+/* Resident set size in KiB (/proc/self/statm), or -1. Freed memory is handed back to the system
+ * first (glibc's malloc_trim): otherwise the figure says how much the allocator kept, not how much
+ * is in use (one rain run read 17.8, 7.5, then 11.3 MB after its three cycles). */
 static long resident_kib(void)
 {
+#if defined(__GLIBC__)
+	malloc_trim(0);
+#endif
 	FILE *f = fopen("/proc/self/statm", "r");
 	if (f == NULL) return -1;
 	long size = 0, resident = -1;
