@@ -234,7 +234,9 @@ static bool parse_base(scene_parser *p, json_t *j, const char *path, scene_joint
 }
 
 /* Distance lengths: length >= 0 (default: the anchors' distance), 0 <= min <= length <= max (both
- * default to length). The def keeps the engine's "derive it" values (0 and -1) when absent. */
+ * default to length). The def keeps the engine's "derive it" value (-1) when absent, and a length
+ * the file gives, 0 included, is passed as given: a saved joint whose anchors have drifted apart
+ * by rounding must not have its rest length taken from them. */
 static bool parse_lengths(scene_parser *p, json_t *j, const char *path, sinew_distance_joint_def *d)
 {
 	char child[SCENE_PATH_SIZE];
@@ -249,7 +251,7 @@ static bool parse_lengths(scene_parser *p, json_t *j, const char *path, sinew_di
 		scene_path_key(child, path, "anchor_b");
 		return scene_fail(p, child, "anchor_a and anchor_b coincide: give a length > 0");
 	}
-	d->length = has_length ? length : 0.0f;
+	d->length = has_length ? length : -1.0f;
 	float lo = d->min_length >= 0.0f ? d->min_length : length;
 	float hi = d->max_length >= 0.0f ? d->max_length : length;
 	if (lo > length) {

@@ -44,7 +44,7 @@ sinew_distance_joint_def sinew_default_distance_joint_def(void)
 	sinew_distance_joint_def d;
 	memset(&d, 0, sizeof d);
 	d.base = default_base();
-	d.min_length = d.max_length = -1.0f;
+	d.length = d.min_length = d.max_length = -1.0f;
 	d.spring = default_spring();
 	d.internal_value = SINEW_DEF_COOKIE;
 	return d;
@@ -477,7 +477,7 @@ sinew_joint_id sinew_create_distance_joint(sinew_world_id world_id, const sinew_
 		return sinew_null_joint_id;
 	if (!sinew_is_finite(def->length))
 		return bad(w, SINEW_ERROR_NOT_FINITE, fn, "length must be finite"), sinew_null_joint_id;
-	float length = def->length > 0.0f ? def->length : sinew_distance(def->anchor_a, def->anchor_b);
+	float length = def->length >= 0.0f ? def->length : sinew_distance(def->anchor_a, def->anchor_b);
 	float min_length = def->min_length < 0.0f ? length : def->min_length;
 	float max_length = def->max_length < 0.0f ? length : def->max_length;
 	if (!check_lengths(w, fn, length, min_length, max_length) || !check_motor(w, fn, &def->motor)) return sinew_null_joint_id;

@@ -855,10 +855,50 @@ static void reaction_equals_the_load(void **state)
 	sinew_destroy_world(w);
 }
 
+/* A distance joint's rest length: left at the default it is the anchors' distance at creation; an
+ * explicit 0 is a rest length of 0 (a saved joint whose anchors drifted apart by rounding must load
+ * back as the rod it was), and the rod pulls the free body's anchor onto the static one. */
+static void distance_length_zero_is_a_length(void **state)
+{
+	(void)state;
+	sinew_world_def wd = sinew_default_world_def();
+	wd.gravity = sinew_v2(0.0f, 0.0f);
+	sinew_world_id world = sinew_create_world(&wd);
+	sinew_body_id ground = make_static_box(world, 0.0f, 0.0f, 0.1f, 0.1f);
+	sinew_body_id bodies[2];
+	sinew_joint_id joints[2];
+	for (int i = 0; i < 2; ++i) {
+		sinew_body_def bd = sinew_default_body_def();
+		bd.type = SINEW_DYNAMIC_BODY;
+		bd.position = sinew_v2(1.0f, 3.0f * (float)i);
+		bodies[i] = sinew_create_body(world, &bd);
+		sinew_shape_def sd = sinew_default_shape_def();
+		sinew_circle c = {{0.0f, 0.0f}, 0.1f};
+		sinew_create_circle_shape(bodies[i], &sd, &c);
+		sinew_distance_joint_def dd = sinew_default_distance_joint_def();
+		dd.base.body_a = ground, dd.base.body_b = bodies[i];
+		dd.anchor_a = sinew_v2(0.0f, 3.0f * (float)i), dd.anchor_b = bd.position;
+		if (i == 1) dd.length = 0.0f;
+		joints[i] = sinew_create_distance_joint(world, &dd);
+		assert_false(SINEW_IS_NULL(joints[i]));
+	}
+	float length = -1.0f, lo = -1.0f, hi = -1.0f;
+	assert_true(sinew_distance_joint_get_lengths(joints[0], &length, &lo, &hi));
+	assert_float_equal(length, 1.0f, 1e-6f);
+	assert_float_equal(lo, 1.0f, 1e-6f);
+	assert_true(sinew_distance_joint_get_lengths(joints[1], &length, &lo, &hi));
+	assert_true(length == 0.0f && lo == 0.0f && hi == 0.0f);
+	for (int i = 0; i < 120; ++i) sinew_world_step(world, DT, 4);
+	assert_float_equal(dist(sinew_body_get_position(bodies[0]), sinew_v2(0.0f, 0.0f)), 1.0f, 1e-3f);
+	assert_true(dist(sinew_body_get_position(bodies[1]), sinew_v2(0.0f, 3.0f)) < 0.01f);
+	sinew_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(weld_breaks_once_in_the_step_of_the_overload),
+		cmocka_unit_test(distance_length_zero_is_a_length),
 		cmocka_unit_test(weld_without_threshold_never_breaks),
 		cmocka_unit_test(destroying_inside_the_event_loop_is_safe),
 		cmocka_unit_test(destroying_a_body_destroys_its_joints),

@@ -279,7 +279,7 @@ typedef struct sinew_weld_joint_def {
 typedef struct sinew_distance_joint_def {
 	sinew_joint_base_def base;
 	sinew_vec2 anchor_a, anchor_b; /**< world points */
-	float length;                  /**< rest length; <= 0: the distance at creation */
+	float length;                  /**< rest length, >= 0; < 0 (the default): the distance at creation */
 	float min_length, max_length;  /**< < 0: equal to length */
 	sinew_joint_spring spring;     /**< when enabled, a spring towards length between min and max (target ignored) */
 	sinew_joint_motor motor;       /**< drives the rate of change of length, N */
