@@ -33,7 +33,7 @@ typedef struct sinew_body {
 	sinew_transform xf;      /* origin transform */
 	sinew_vec2 center;       /* world centre of mass */
 	sinew_vec2 center0;      /* centre of mass at the start of the step */
-	double tree_energy;      /* first body of a joint tree: the energy its projection may not exceed (joint_tree.c) */
+	double tree_energy;      /* first body of a joint tree: how far its ceiling lay above its energy after the last step (joint_tree.c) */
 	int32_t tree_energy_step; /* the step tree_energy is for */
 	sinew_rot q0;            /* rotation at the start of the step */
 	sinew_vec2 local_center; /* centre of mass in the body frame */
