@@ -124,7 +124,7 @@ $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a -lcmocka $(LDLIBS)
 
 test: $(TEST_BIN) $(BUILD)/sinew
-	@CC="$(CC)" LDFLAGS="$(LDFLAGS)" sh scripts/run_tests.sh $(BUILD) $(TEST_BIN)
+	@CC="$(CC)" LDFLAGS="$(LDFLAGS)" SAN="$(SAN)" sh scripts/run_tests.sh $(BUILD) $(TEST_BIN)
 
 # Screenshots of scenes taken by sinew-view under xvfb-run and checked (scripts/test_viewer.sh).
 test-viewer: $(BUILD)/sinew-view | deps-test-viewer

@@ -1,18 +1,23 @@
 #!/bin/sh
 # Golden hashes: `golden.sh SINEW check` compares `sinew run SCENE --hash` for every scene in
 # scenes/ with tests/golden/NAME.hash; `golden.sh SINEW update` rewrites them (make golden).
-# Goldens change only on purpose: say why in the commit.
-sinew=$1; mode=$2; status=0; checked=0
-for scene in scenes/*.json; do
-	[ -f "$scene" ] || continue
-	name=$(basename "$scene" .json)
+# Goldens change only on purpose: say why in the commit. The scenes run one per core
+# (GOLDEN_JOBS, default nproc): joint_grid alone takes most of a minute.
+sinew=$1; mode=$2
+if [ "$mode" = one ]; then # golden.sh SINEW one check|update SCENE: one scene, one line of output
+	mode=$3; scene=$4; name=$(basename "$scene" .json); file=tests/golden/$name.hash
 	hash=$("$sinew" run "$scene" --hash 2>/dev/null | sed -n 's/^hash: //p')
-	if [ -z "$hash" ]; then echo "golden: $name: sinew run failed"; status=1; continue; fi
-	file=tests/golden/$name.hash
-	if [ "$mode" = update ]; then echo "$hash" > "$file"; echo "golden: $name $hash"; continue; fi
-	checked=$((checked + 1))
-	if [ ! -f "$file" ]; then echo "golden: $name: no tests/golden/$name.hash (run make golden)"; status=1
-	elif [ "$(cat "$file")" != "$hash" ]; then echo "golden: $name: hash $hash, expected $(cat "$file")"; status=1; fi
-done
-[ "$mode" = check ] && [ $status -eq 0 ] && echo "golden: $checked scenes match"
-exit $status
+	if [ -z "$hash" ]; then echo "golden: $name: sinew run failed"
+	elif [ "$mode" = update ]; then echo "$hash" > "$file"; echo "golden: $name $hash"
+	elif [ ! -f "$file" ]; then echo "golden: $name: no tests/golden/$name.hash (run make golden)"
+	elif [ "$(cat "$file")" != "$hash" ]; then echo "golden: $name: hash $hash, expected $(cat "$file")"
+	else echo "golden: ok $name"; fi
+	exit 0
+fi
+jobs=${GOLDEN_JOBS:-$(nproc 2>/dev/null || echo 1)}
+out=$(ls scenes/*.json | xargs -P "$jobs" -n 1 sh "$0" "$sinew" one "$mode" | sort)
+checked=$(printf '%s\n' "$out" | grep -c '^golden: ok ')
+bad=$(printf '%s\n' "$out" | grep -v '^golden: ok ' | grep -c .)
+if [ "$mode" = update ]; then printf '%s\n' "$out"; [ "$(printf '%s\n' "$out" | grep -c 'failed$')" -eq 0 ]; exit; fi
+[ "$bad" -gt 0 ] && { printf '%s\n' "$out" | grep -v '^golden: ok '; exit 1; }
+echo "golden: $checked scenes match"
