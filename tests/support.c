@@ -134,3 +134,12 @@ void world_band_frame(world_band_watch *w, const sinew_ragdoll *rd)
 		if (w->since_fold[p] >= WORLD_BAND_FOLD_FRAMES && sinew_length(d) >= WORLD_BAND_MIN_LINE) w->over_max = fmaxf(w->over_max, over);
 	}
 }
+
+sinew_joint_id pin_bodies(sinew_world_id world, sinew_body_id a, sinew_body_id b, sinew_vec2 anchor)
+{
+	sinew_revolute_joint_def jd = sinew_default_revolute_joint_def();
+	jd.base.body_a = a;
+	jd.base.body_b = b;
+	jd.anchor = anchor;
+	return sinew_create_revolute_joint(world, &jd);
+}

@@ -57,4 +57,7 @@ void world_band_frame(world_band_watch *w, const sinew_ragdoll *rd);
 
 #define assert_float_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (double)(tol))
 
+/* A revolute joint between a and b at the world point anchor, with the default def. */
+sinew_joint_id pin_bodies(sinew_world_id world, sinew_body_id a, sinew_body_id b, sinew_vec2 anchor);
+
 #endif

@@ -54,11 +54,7 @@ static sinew_body_id dynamic_at(sinew_world_id w, sinew_vec2 p)
 
 static void pin(figure *f, sinew_world_id w, sinew_body_id a, sinew_body_id b, sinew_vec2 anchor)
 {
-	sinew_revolute_joint_def jd = sinew_default_revolute_joint_def();
-	jd.base.body_a = a;
-	jd.base.body_b = b;
-	jd.anchor = anchor;
-	f->joints[f->joint_count++] = sinew_create_revolute_joint(w, &jd);
+	f->joints[f->joint_count++] = pin_bodies(w, a, b, anchor);
 }
 
 /* Steps the figure, tracking its worst joint separation and its worst energy rise over the start. */

@@ -36,11 +36,7 @@ static sinew_body_id bar(sinew_world_id w, sinew_vec2 a, sinew_vec2 b, float hal
 
 static void pin(joints *js, sinew_world_id w, sinew_body_id a, sinew_body_id b, sinew_vec2 anchor)
 {
-	sinew_revolute_joint_def jd = sinew_default_revolute_joint_def();
-	jd.base.body_a = a;
-	jd.base.body_b = b;
-	jd.anchor = anchor;
-	js->ids[js->count++] = sinew_create_revolute_joint(w, &jd);
+	js->ids[js->count++] = pin_bodies(w, a, b, anchor);
 }
 
 /* 40 planks (0.5 x 0.1 m, density 40) pinned end to end across 20 m, both ends pinned to the world;
