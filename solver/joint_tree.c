@@ -535,15 +535,21 @@ static bool crossed_after_correction(const sinew_world *w, const sinew_row_const
 }
 
 /* Position: the block of every joint is its rigid rows and the limit it crosses now, if any. */
-static void start_position_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
+/* Returns whether any block changed (else the factorisation of the velocity passes, which the last
+ * change of their active set left, still holds). */
+static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
+	bool changed = false;
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
+		if (n->is_body || !n->has_limits) continue;
+		int32_t before = n->dim > n->rigid ? n->rows[n->dim - 1] : -1;
 		while (n->dim > n->rigid) drop_limit(w, n);
 		int32_t ri = crossed_limit(w, n, crossed_now, pass);
 		if (ri >= 0) add_limit(w, n, ri);
+		changed = changed || ri != before;
 	}
+	return changed;
 }
 
 /* One change of a tree's active set, the first in node order: a limit in the block that pulls lets
@@ -709,7 +715,8 @@ static double correction_share(const sinew_world *w, const sinew_tree_range *r, 
  * met in position and no limit is left crossed (one Newton step of J dx = -C through the tree's
  * factorisation, with the limits as inequalities: the same active set as the velocity solve).
  * Inside a step (inv_h > 0) it runs after every substep with that substep's Jacobians (factored:
- * trees without limits reuse the velocity factorisation) and C at the new pose, and the velocity
+ * a tree reuses the velocity passes' factorisation unless the position starts from other limits in
+ * its blocks) and C at the new pose, and the velocity
  * dx / h that the correction implies is added too (see correction_share): the correction then acts
  * like an impulse at the substep's start, through the anchors of that pose, which is what keeps a
  * tumbling figure's angular momentum (moving bodies without it, measured, lost 15 % in 10 s).
@@ -722,8 +729,8 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 	for (int t = 0; t < trees; ++t) {
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
 		bool has_limits = w->tree_ranges[t].has_limits;
-		if (has_limits) start_position_limits(w, begin, end, &pass);
-		if (has_limits || !factored) factor_range(w, begin, end);
+		bool changed = has_limits && start_position_limits(w, begin, end, &pass);
+		if (changed || !factored) factor_range(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, &pass);
 		if (has_limits) settle_limits(w, begin, end, &pass);
 	}
