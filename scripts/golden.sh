@@ -6,6 +6,9 @@
 sinew=$1; mode=$2
 if [ "$mode" = one ]; then # golden.sh SINEW one check|update SCENE: one scene, one line of output
 	mode=$3; scene=$4; name=$(basename "$scene" .json); file=tests/golden/$name.hash
+	# joint_grid's hash is checked by tests/test_joint_loops.c at the end of the 500 steps it runs
+	# anyway (the slowest scene here, it ran twice); `make golden` still writes it
+	case "$mode:$name" in check:joint_grid) echo "golden: ok $name (tests/test_joint_loops.c)"; exit 0;; esac
 	hash=$("$sinew" run "$scene" --hash 2>/dev/null | sed -n 's/^hash: //p')
 	if [ -z "$hash" ]; then echo "golden: $name: sinew run failed"
 	elif [ "$mode" = update ]; then echo "$hash" > "$file"; echo "golden: $name $hash"
