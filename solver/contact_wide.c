@@ -96,7 +96,6 @@ typedef struct wide_point {
 /* Four contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
 typedef struct sinew_contact_wide {
 	int32_t body_a[4], body_b[4];
-	int32_t constraint[4]; /* index in world.constraints; -1 for a padding lane */
 	float inv_mass_a[4], inv_inertia_a[4], inv_mass_b[4], inv_inertia_b[4];
 	float nx[4], ny[4], friction[4], force_dv[4];
 	float k11[4], k12[4], k22[4];
@@ -110,22 +109,47 @@ static bool moves(const sinew_solver_body *b)
 	return b->inv_mass > 0.0f || b->inv_inertia > 0.0f;
 }
 
-/* Colours every constraint (or puts it in the overflow list) and packs each colour into wide blocks. */
+/* Point wp of lane l as padding: far apart, no mass, no impulse (also a one-point constraint's second). */
+static void pad_point(wide_point *wp, int l)
+{
+	wp->rax[l] = wp->ray[l] = wp->rbx[l] = wp->rby[l] = 0.0f;
+	wp->base_separation[l] = 1.0f;
+	wp->normal_mass[l] = wp->tangent_mass[l] = 0.0f;
+	wp->normal_impulse[l] = wp->tangent_impulse[l] = wp->max_normal_impulse[l] = 0.0f;
+	wp->relative_velocity[l] = wp->total_normal_impulse[l] = wp->total_tangent_impulse[l] = 0.0f;
+}
+
+/* Lane l as padding: the static dummy on both sides, no mass, no impulse, never touching. Every
+ * field is written, so the wide constraints need no clearing. */
+static void pad_lane(sinew_contact_wide *cw, int l)
+{
+	cw->body_a[l] = cw->body_b[l] = 0;
+	cw->inv_mass_a[l] = cw->inv_inertia_a[l] = cw->inv_mass_b[l] = cw->inv_inertia_b[l] = 0.0f;
+	cw->nx[l] = 1.0f;
+	cw->ny[l] = cw->friction[l] = cw->force_dv[l] = 0.0f;
+	cw->k11[l] = cw->k22[l] = 1.0f;
+	cw->k12[l] = cw->block[l] = 0.0f;
+	pad_point(&cw->points[0], l);
+	pad_point(&cw->points[1], l);
+}
+
+/* Gives every constraint of the step a colour (or the overflow list) and so its slot: a lane of the
+ * wide constraints, colour by colour in constraint order, or a place in world.constraints. */
 void sinew_contacts_colour(sinew_world *w)
 {
-	int n = (int)stbds_arrlen(w->constraints);
+	int n = (int)stbds_arrlen(w->constraint_refs);
 	int body_count = (int)stbds_arrlen(w->solver_bodies);
 	int words = (body_count + 63) / 64;
 	stbds_arrsetlen(w->colour_bits, (size_t)words * SINEW_GRAPH_COLOURS);
 	memset(w->colour_bits, 0, sizeof *w->colour_bits * (size_t)words * SINEW_GRAPH_COLOURS);
-	stbds_arrsetlen(w->contact_colour, n);
-	stbds_arrsetlen(w->overflow_constraints, 0);
 	int counts[SINEW_GRAPH_COLOURS] = {0};
+	int overflow = 0;
 	/* Newest constraints take the first colours. Chosen by measurement on large_pyramid (drift after
-	 * 500 steps): 0.296 m this way, 0.326 m oldest first, 0.311 m for the serial solver it replaced. */
+	 * 500 steps): 0.296 m this way, 0.326 m oldest first, 0.311 m for the serial solver it replaced.
+	 * The overflow is solved in this order too. */
 	for (int i = n - 1; i >= 0; --i) {
-		const sinew_contact_constraint *cc = &w->constraints[i];
-		int32_t a = cc->body_a, b = cc->body_b;
+		sinew_constraint_ref *ref = &w->constraint_refs[i];
+		int32_t a = ref->body_a, b = ref->body_b;
 		bool ma = moves(&w->solver_bodies[a]), mb = moves(&w->solver_bodies[b]);
 		uint64_t bit_a = (uint64_t)1 << (a & 63), bit_b = (uint64_t)1 << (b & 63);
 		int colour = -1;
@@ -137,13 +161,14 @@ void sinew_contacts_colour(sinew_world *w)
 			colour = c;
 			break;
 		}
-		w->contact_colour[i] = colour;
 		if (colour < 0) {
-			stbds_arrput(w->overflow_constraints, i);
+			ref->slot = -1 - overflow++;
 		} else {
+			ref->slot = colour; /* for now: the lane follows below */
 			counts[colour] += 1;
 		}
 	}
+	stbds_arrsetlen(w->constraints, overflow);
 	int total = 0;
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		w->colour_start[c] = total;
@@ -152,58 +177,58 @@ void sinew_contacts_colour(sinew_world *w)
 	w->colour_start[SINEW_GRAPH_COLOURS] = total;
 	stbds_arrsetlen(w->wide_constraints, total);
 	int fill[SINEW_GRAPH_COLOURS];
-	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) fill[c] = w->colour_start[c] * 4;
-	/* padding lanes: the static dummy, no mass, no impulse */
-	if (total > 0) memset(w->wide_constraints, 0, sizeof *w->wide_constraints * (size_t)total);
-	for (int k = 0; k < total; ++k) {
-		sinew_contact_wide *cw = &w->wide_constraints[k];
-		for (int l = 0; l < 4; ++l) {
-			cw->constraint[l] = SINEW_NULL_INDEX;
-			cw->k11[l] = cw->k22[l] = 1.0f;
-			cw->nx[l] = 1.0f;
-			cw->points[0].base_separation[l] = cw->points[1].base_separation[l] = 1.0f;
-		}
+	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		fill[c] = w->colour_start[c] * 4;
+		/* the lanes after the colour's last constraint are padding */
+		for (int l = counts[c] & 3; l > 0 && l < 4; ++l) pad_lane(&w->wide_constraints[w->colour_start[c + 1] - 1], l);
 	}
 	for (int i = 0; i < n; ++i) {
-		int c = w->contact_colour[i];
-		if (c < 0) continue;
-		int slot = fill[c]++;
-		sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-		int l = slot & 3;
-		const sinew_contact_constraint *cc = &w->constraints[i];
-		const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
-		cw->body_a[l] = cc->body_a;
-		cw->body_b[l] = cc->body_b;
-		cw->constraint[l] = i;
-		cw->inv_mass_a[l] = sa->inv_mass;
-		cw->inv_inertia_a[l] = sa->inv_inertia;
-		cw->inv_mass_b[l] = sb->inv_mass;
-		cw->inv_inertia_b[l] = sb->inv_inertia;
-		cw->nx[l] = cc->normal.x;
-		cw->ny[l] = cc->normal.y;
-		cw->friction[l] = cc->friction;
-		cw->force_dv[l] = cc->force_dv;
-		cw->k11[l] = cc->point_count == 2 ? cc->k11 : 1.0f;
-		cw->k12[l] = cc->point_count == 2 ? cc->k12 : 0.0f;
-		cw->k22[l] = cc->point_count == 2 ? cc->k22 : 1.0f;
-		cw->block[l] = cc->point_count == 2 && cc->block ? 1.0f : 0.0f;
-		for (int j = 0; j < cc->point_count; ++j) {
-			const sinew_contact_point_constraint *cp = &cc->points[j];
-			wide_point *wp = &cw->points[j];
-			wp->rax[l] = cp->r_a.x;
-			wp->ray[l] = cp->r_a.y;
-			wp->rbx[l] = cp->r_b.x;
-			wp->rby[l] = cp->r_b.y;
-			wp->base_separation[l] = cp->base_separation;
-			wp->normal_mass[l] = cp->normal_mass;
-			wp->tangent_mass[l] = cp->tangent_mass;
-			wp->normal_impulse[l] = cp->normal_impulse;
-			wp->tangent_impulse[l] = cp->tangent_impulse;
-			wp->max_normal_impulse[l] = cp->max_normal_impulse;
-			wp->relative_velocity[l] = cp->relative_velocity;
-			wp->total_normal_impulse[l] = cp->total_normal_impulse;
-			wp->total_tangent_impulse[l] = cp->total_tangent_impulse;
+		sinew_constraint_ref *ref = &w->constraint_refs[i];
+		if (ref->slot >= 0) ref->slot = fill[ref->slot]++;
+	}
+}
+
+/* Constraint cc into lane slot. A one-point constraint's second point is a padding point. */
+void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_constraint *cc)
+{
+	sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
+	int l = slot & 3;
+	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
+	cw->body_a[l] = cc->body_a;
+	cw->body_b[l] = cc->body_b;
+	cw->inv_mass_a[l] = sa->inv_mass;
+	cw->inv_inertia_a[l] = sa->inv_inertia;
+	cw->inv_mass_b[l] = sb->inv_mass;
+	cw->inv_inertia_b[l] = sb->inv_inertia;
+	cw->nx[l] = cc->normal.x;
+	cw->ny[l] = cc->normal.y;
+	cw->friction[l] = cc->friction;
+	cw->force_dv[l] = cc->force_dv;
+	bool two = cc->point_count == 2;
+	cw->k11[l] = two ? cc->k11 : 1.0f;
+	cw->k12[l] = two ? cc->k12 : 0.0f;
+	cw->k22[l] = two ? cc->k22 : 1.0f;
+	cw->block[l] = two && cc->block ? 1.0f : 0.0f;
+	for (int j = 0; j < 2; ++j) {
+		wide_point *wp = &cw->points[j];
+		if (j >= cc->point_count) {
+			pad_point(wp, l);
+			continue;
 		}
+		const sinew_contact_point_constraint *cp = &cc->points[j];
+		wp->rax[l] = cp->r_a.x;
+		wp->ray[l] = cp->r_a.y;
+		wp->rbx[l] = cp->r_b.x;
+		wp->rby[l] = cp->r_b.y;
+		wp->base_separation[l] = cp->base_separation;
+		wp->normal_mass[l] = cp->normal_mass;
+		wp->tangent_mass[l] = cp->tangent_mass;
+		wp->normal_impulse[l] = cp->normal_impulse;
+		wp->tangent_impulse[l] = cp->tangent_impulse;
+		wp->max_normal_impulse[l] = cp->max_normal_impulse;
+		wp->relative_velocity[l] = cp->relative_velocity;
+		wp->total_normal_impulse[l] = cp->total_normal_impulse;
+		wp->total_tangent_impulse[l] = cp->total_tangent_impulse;
 	}
 }
 
@@ -439,19 +464,18 @@ static inline void solve_friction(sinew_contact_wide *cw, wide_body *a, wide_bod
 void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	const sinew_contact_constraint *any = stbds_arrlen(w->constraints) > 0 ? &w->constraints[0] : NULL;
-	if (any == NULL) return;
+	int n = (int)stbds_arrlen(w->wide_constraints);
+	if (n == 0) return;
 	wide_pass ps;
 	ps.inv_h = f4_splat(inv_h);
 	ps.push = f4_splat(w->push_max_speed);
-	ps.bias_rate = f4_splat(any->bias_rate);
-	ps.mass_scale = f4_splat(any->mass_scale);
-	ps.impulse_scale = f4_splat(any->impulse_scale);
+	ps.bias_rate = f4_splat(w->contact_bias_rate);
+	ps.mass_scale = f4_splat(w->contact_mass_scale);
+	ps.impulse_scale = f4_splat(w->contact_impulse_scale);
 	ps.zero = f4_splat(0.0f);
 	ps.one = f4_splat(1.0f);
 	ps.half = f4_splat(0.5f);
 	ps.use_bias = m4_all(use_bias);
-	int n = (int)stbds_arrlen(w->wide_constraints);
 	for (int k = 0; k < n; ++k) {
 		sinew_contact_wide *cw = &w->wide_constraints[k];
 		wide_body a = gather(bodies, cw->body_a), b = gather(bodies, cw->body_b);
@@ -464,25 +488,51 @@ void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
 	}
 }
 
-/* The lanes' impulses back into world.constraints, for restitution and the next warm start. */
-void sinew_contacts_unpack_wide(sinew_world *w)
+/* Lane slot's state into cc: bodies, normal, force_dv and each point's anchors, masses, impulses
+ * and speeds (what restitution and store read). */
+void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_count, sinew_contact_constraint *cc)
 {
-	int n = (int)stbds_arrlen(w->wide_constraints);
-	for (int k = 0; k < n; ++k) {
-		const sinew_contact_wide *cw = &w->wide_constraints[k];
-		for (int l = 0; l < 4; ++l) {
-			if (cw->constraint[l] < 0) continue;
-			sinew_contact_constraint *cc = &w->constraints[cw->constraint[l]];
-			for (int j = 0; j < cc->point_count; ++j) {
-				const wide_point *wp = &cw->points[j];
-				sinew_contact_point_constraint *cp = &cc->points[j];
-				cp->normal_impulse = wp->normal_impulse[l];
-				cp->tangent_impulse = wp->tangent_impulse[l];
-				cp->max_normal_impulse = wp->max_normal_impulse[l];
-				cp->relative_velocity = wp->relative_velocity[l];
-				cp->total_normal_impulse = wp->total_normal_impulse[l];
-				cp->total_tangent_impulse = wp->total_tangent_impulse[l];
-			}
-		}
+	const sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
+	int l = slot & 3;
+	cc->body_a = cw->body_a[l];
+	cc->body_b = cw->body_b[l];
+	cc->normal = sinew_v2(cw->nx[l], cw->ny[l]);
+	cc->force_dv = cw->force_dv[l];
+	cc->point_count = point_count;
+	for (int j = 0; j < point_count; ++j) {
+		const wide_point *wp = &cw->points[j];
+		sinew_contact_point_constraint *cp = &cc->points[j];
+		cp->r_a = sinew_v2(wp->rax[l], wp->ray[l]);
+		cp->r_b = sinew_v2(wp->rbx[l], wp->rby[l]);
+		cp->normal_mass = wp->normal_mass[l];
+		cp->normal_impulse = wp->normal_impulse[l];
+		cp->tangent_impulse = wp->tangent_impulse[l];
+		cp->max_normal_impulse = wp->max_normal_impulse[l];
+		cp->relative_velocity = wp->relative_velocity[l];
+		cp->total_normal_impulse = wp->total_normal_impulse[l];
+		cp->total_tangent_impulse = wp->total_tangent_impulse[l];
+	}
+}
+
+/* Lane slot's impulses and speeds into its contact c: the next step's warm start and the manifold's
+ * reported impulses (as sinew_contacts_store for the overflow). */
+void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact *c)
+{
+	const sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
+	int l = slot & 3;
+	for (int j = 0; j < c->manifold.point_count; ++j) {
+		const wide_point *wp = &cw->points[j];
+		sinew_contact_store_point(c, j, wp->normal_impulse[l], wp->tangent_impulse[l], wp->total_normal_impulse[l],
+		                          wp->total_tangent_impulse[l], wp->max_normal_impulse[l], wp->relative_velocity[l]);
+	}
+}
+
+void sinew_contacts_write_normal_wide(sinew_world *w, int32_t slot, int point_count, const sinew_contact_constraint *cc)
+{
+	sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
+	int l = slot & 3;
+	for (int j = 0; j < point_count; ++j) {
+		cw->points[j].normal_impulse[l] = cc->points[j].normal_impulse;
+		cw->points[j].max_normal_impulse[l] = cc->points[j].max_normal_impulse;
 	}
 }
