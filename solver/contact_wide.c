@@ -85,6 +85,22 @@ static inline m4 m4_same(m4 a, m4 b) { M4_MAP(a.x[i] == b.x[i]); }
 static inline f4 f4_select(m4 m, f4 a, f4 b) { F4_MAP(m.x[i] ? a.x[i] : b.x[i]); }
 #endif
 
+/* The solve and warm start kernels are built twice where gcc can pick a clone when the program
+ * loads (x86-64 Linux): for the SSE2 baseline and for AVX, which runs the same 128-bit operations
+ * in the VEX encoding (three operands: no register copies). The answer is the same bit for bit:
+ * the same IEEE operations, in the same order, and no fused multiply-add (-ffp-contract=off). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && defined(__SSE2__)
+#define WIDE_KERNEL __attribute__((target_clones("avx", "default")))
+#else
+#define WIDE_KERNEL
+#endif
+/* The kernel's pieces, inlined into each clone (called from two clones, gcc would keep them apart). */
+#if defined(__GNUC__)
+#define WIDE_INLINE static inline __attribute__((always_inline))
+#else
+#define WIDE_INLINE static inline
+#endif
+
 /* One contact point of the four lanes. */
 typedef struct wide_point {
 	float rax[4], ray[4], rbx[4], rby[4]; /* anchors from the centres of mass */
@@ -232,10 +248,11 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 	}
 }
 
-/* The solver state of the four bodies on one side: velocity, angular velocity, and the change of
- * position and rotation in the step. */
+/* The solver state of the four bodies on one side: velocity, angular velocity, inverse mass (carried
+ * along so a body's first four floats are written back whole), and the change of position and
+ * rotation in the step. */
 typedef struct wide_body {
-	f4 vx, vy, w, dpx, dpy, qc, qs;
+	f4 vx, vy, w, inv_mass, dpx, dpy, qc, qs;
 } wide_body;
 
 _Static_assert(offsetof(sinew_solver_body, w) == offsetof(sinew_solver_body, v) + 2 * sizeof(float),
@@ -254,25 +271,21 @@ static inline wide_body gather(const sinew_solver_body *bodies, const int32_t *i
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
 	f4 s0 = _mm_loadu_ps(&b0->dp.x), s1 = _mm_loadu_ps(&b1->dp.x), s2 = _mm_loadu_ps(&b2->dp.x), s3 = _mm_loadu_ps(&b3->dp.x);
 	_MM_TRANSPOSE4_PS(s0, s1, s2, s3);
-	wide_body wb = {r0, r1, r2, s0, s1, s2, s3};
+	wide_body wb = {r0, r1, r2, r3, s0, s1, s2, s3};
 	return wb;
 }
 
-/* Velocities back, lane by lane. Lanes may share only a body that the solver never changes (the
- * static dummy, a kinematic body), so their writes agree. */
+/* Velocities back, lane by lane, each body's v, w and (unchanged) inverse mass as one store. Lanes
+ * may share only a body that the solver never changes (the static dummy, a kinematic body), so
+ * their writes agree. */
 static inline void scatter(sinew_solver_body *bodies, const int32_t *index, const wide_body *wb)
 {
-	f4 r0 = wb->vx, r1 = wb->vy, r2 = wb->w, r3 = _mm_setzero_ps();
+	f4 r0 = wb->vx, r1 = wb->vy, r2 = wb->w, r3 = wb->inv_mass;
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-	f4 lanes[4] = {r0, r1, r2, r3};
-	for (int l = 0; l < 4; ++l) {
-		float v[4];
-		_mm_storeu_ps(v, lanes[l]);
-		sinew_solver_body *b = &bodies[index[l]];
-		b->v.x = v[0];
-		b->v.y = v[1];
-		b->w = v[2];
-	}
+	_mm_storeu_ps(&bodies[index[0]].v.x, r0);
+	_mm_storeu_ps(&bodies[index[1]].v.x, r1);
+	_mm_storeu_ps(&bodies[index[2]].v.x, r2);
+	_mm_storeu_ps(&bodies[index[3]].v.x, r3);
 }
 #else
 static inline wide_body gather(const sinew_solver_body *bodies, const int32_t *index)
@@ -283,6 +296,7 @@ static inline wide_body gather(const sinew_solver_body *bodies, const int32_t *i
 		wb.vx.x[l] = b->v.x;
 		wb.vy.x[l] = b->v.y;
 		wb.w.x[l] = b->w;
+		wb.inv_mass.x[l] = b->inv_mass;
 		wb.dpx.x[l] = b->dp.x;
 		wb.dpy.x[l] = b->dp.y;
 		wb.qc.x[l] = b->dq.c;
@@ -333,7 +347,7 @@ static wide_mass load_mass(const sinew_contact_wide *cw)
 	return m;
 }
 
-void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
+WIDE_KERNEL void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	int n = (int)stbds_arrlen(w->wide_constraints);
@@ -378,7 +392,7 @@ typedef struct wide_pass {
 /* The normal impulses of one wide constraint: block solve where it applies, else point by point.
  * A long kernel on purpose: it is the solver's inner loop, and every branch of the scalar code
  * (contact_solver.c: sinew_contacts_solve and solve_block) is a pair of results and a select. */
-static inline void solve_normal(sinew_contact_wide *cw, wide_body *a, wide_body *b, const wide_mass *m, const wide_pass *ps,
+WIDE_INLINE void solve_normal(sinew_contact_wide *cw, wide_body *a, wide_body *b, const wide_mass *m, const wide_pass *ps,
                                 f4 nx, f4 ny)
 {
 	wide_point *p0 = &cw->points[0], *p1 = &cw->points[1];
@@ -442,7 +456,7 @@ static inline void solve_normal(sinew_contact_wide *cw, wide_body *a, wide_body 
 }
 
 /* Coulomb friction of both points, one after the other. */
-static inline void solve_friction(sinew_contact_wide *cw, wide_body *a, wide_body *b, const wide_mass *m, f4 tx, f4 ty)
+WIDE_INLINE void solve_friction(sinew_contact_wide *cw, wide_body *a, wide_body *b, const wide_mass *m, f4 tx, f4 ty)
 {
 	f4 friction = f4_load(cw->friction);
 	for (int j = 0; j < 2; ++j) {
@@ -461,7 +475,7 @@ static inline void solve_friction(sinew_contact_wide *cw, wide_body *a, wide_bod
 }
 
 /* One pass over the coloured constraints, colour after colour. */
-void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
+WIDE_KERNEL void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	int n = (int)stbds_arrlen(w->wide_constraints);
