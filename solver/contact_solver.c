@@ -112,6 +112,7 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 	w->contact_bias_rate = soft.bias_rate;
 	w->contact_mass_scale = soft.mass_scale;
 	w->contact_impulse_scale = soft.impulse_scale;
+	w->wide_avx = sinew_contacts_wide_avx();
 	int n = (int)stbds_arrlen(w->contacts);
 	for (int ci = 0; ci < n; ++ci) {
 		const sinew_contact *c = &w->contacts[ci];

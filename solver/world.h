@@ -203,6 +203,7 @@ typedef struct sinew_world {
 	sinew_solver_body *solver_bodies;
 	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
 	float contact_bias_rate, contact_mass_scale, contact_impulse_scale; /* the step's contact softness */
+	bool wide_avx; /* the step solves the coloured contacts with the AVX kernel (contact_wide.c) */
 	sinew_constraint_ref *constraint_refs; /* every contact constraint of the step, in contact order */
 	int32_t *restitution_refs;             /* those with restitution, in the same order */
 	sinew_contact_constraint *constraints; /* the overflow: constraints that found no colour, solved one by one */
@@ -373,6 +374,7 @@ void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_cont
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
 void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);
+bool sinew_contacts_wide_avx(void);
 void sinew_contacts_warm_start_wide(sinew_world *world, bool first_substep);
 void sinew_contacts_solve_wide(sinew_world *world, float inv_h, bool use_bias);
 
