@@ -292,7 +292,7 @@ static sinew_contact_constraint *constraint_of(sinew_world *w, const sinew_const
 void sinew_contacts_restitution(sinew_world *w)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	float threshold = w->def.restitution_threshold * w->lengths;
+	float threshold = w->def.restitution_threshold * w->lengths, max_speed = w->max_linear_speed;
 	int n = (int)stbds_arrlen(w->restitution_refs);
 	for (int k = 0; k < n; ++k) {
 		const sinew_constraint_ref *ref = &w->constraint_refs[w->restitution_refs[k]];
@@ -303,9 +303,14 @@ void sinew_contacts_restitution(sinew_world *w)
 		for (int j = 0; j < cc->point_count; ++j) {
 			sinew_contact_point_constraint *cp = &cc->points[j];
 			if (cp->relative_velocity > -threshold || cp->max_normal_impulse == 0.0f) continue;
-			/* bounce to -e times the impact speed, as a true velocity */
+			/* bounce to -e times the impact speed, as a true velocity, but no faster than a body
+			 * may move: the impact speed is read after the warm start, which holds the last
+			 * bounce's impulse, so with e > 1 (the envelope allows 1000) each step's bounce fed
+			 * the next one's impact speed and the stored impulse grew e-fold per step to
+			 * infinity (found by fuzz_api) */
 			float vn = relative_speed(a, b, cp, cc->normal);
-			float impulse = -cp->normal_mass * (vn + c->restitution * cp->relative_velocity + 0.5f * cc->force_dv);
+			float bounce = sinew_minf(-(c->restitution * cp->relative_velocity), max_speed);
+			float impulse = -cp->normal_mass * (vn - bounce + 0.5f * cc->force_dv);
 			float total = sinew_maxf(cp->normal_impulse + impulse, 0.0f);
 			impulse = total - cp->normal_impulse;
 			cp->normal_impulse = total;
