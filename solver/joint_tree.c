@@ -383,7 +383,7 @@ static void load_rhs(const sinew_world *w, sinew_tree_node *n, const sinew_tree_
 	if (n->loaded) return;
 	n->loaded = true;
 	n->y[0] = n->y[1] = n->y[2] = 0.0;
-	if (n->is_body) return;
+	if (n->is_body || pass->preloaded) return;
 	for (int r = 0; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
 }
 
@@ -520,7 +520,7 @@ static void settle_limits(sinew_world *w, int32_t begin, int32_t end, const sine
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 {
-	sinew_tree_pass pass = {h, use_bias, false, false};
+	sinew_tree_pass pass = {h, use_bias, false, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	for (int t = 0; t < trees; ++t) {
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
@@ -646,7 +646,7 @@ static double correction_share(const sinew_world *w, const sinew_tree_range *r, 
 void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 {
 	/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound */
-	sinew_tree_pass pass = {0.0f, false, true, false};
+	sinew_tree_pass pass = {0.0f, false, true, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	for (int t = 0; t < trees; ++t) {
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;

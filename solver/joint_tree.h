@@ -39,6 +39,8 @@ typedef struct sinew_tree_pass {
 	bool use_bias;
 	bool position; /* J dx = -C, the answer left in y; else a velocity solve, applied as it is found */
 	bool spread;   /* a velocity solve that spreads a trial impulse: the rows' impulses are left alone */
+	bool preloaded; /* with position: M dv - J^T lambda = f, J dv = 0, the body nodes' y loaded with f
+	                 * by the caller (the answer dv left in them); every row's right-hand side is 0 */
 } sinew_tree_pass;
 
 /* joint_tree.c */

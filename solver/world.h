@@ -220,7 +220,7 @@ typedef struct sinew_world {
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
-	float *loop_backup;                      /* velocities and impulses kept while the matrix is found */
+	float *loop_backup;                      /* velocities (and a position step) kept while loop rows are solved */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
