@@ -21,7 +21,6 @@ typedef struct sinew_tree_node {
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
 	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
-	bool loaded;     /* y holds the current solve's right-hand side (between its up and down pass) */
 } sinew_tree_node;
 
 /* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
@@ -39,12 +38,12 @@ typedef struct sinew_tree_pass {
 	bool use_bias;
 	bool position; /* J dx = -C, the answer left in y; else a velocity solve, applied as it is found */
 	bool spread;   /* a velocity solve that spreads a trial impulse: the rows' impulses are left alone */
-	bool preloaded; /* with position: M dv - J^T lambda = f, J dv = 0, the body nodes' y loaded with f
-	                 * by the caller (the answer dv left in them); every row's right-hand side is 0 */
 } sinew_tree_pass;
 
 /* joint_tree.c */
 void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass);
+/* M dv - J^T lambda = f, J dv = 0: f loaded into the body nodes' y, dv left there */
+void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end);
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
 
 /* joint_loops.c */

@@ -220,8 +220,11 @@ typedef struct sinew_world {
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
-	float *loop_backup;                      /* velocities (and a position step) kept while loop rows are solved */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
+	int32_t *loop_nodes;                     /* the body nodes of each loop row's two ends, -1: fixed */
+	int32_t *loop_rows_before;               /* last step's loop rows, to know if loop_position still fits */
+	double *loop_position;                   /* the position step's loop impulses, its next start */
+	double loop_residual;                    /* root-mean-square speed of the loop rows after their last solve */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
 	struct sinew_sweep_pivot *sweep_pivots;  /* and the end of the body it stood on, if any */
