@@ -325,6 +325,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->sweep_fractions);
 	stbds_arrfree(w->sweep_pivots);
+	stbds_arrfree(w->origin_listeners);
 	sinew_free(w);
 }
 

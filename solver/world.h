@@ -239,6 +239,7 @@ typedef struct sinew_world {
 	bool reported_non_finite;  /* the check after each step has reported a non-finite body */
 	bool out_of_memory;        /* an allocation failed mid-change: every change is refused, destroy works */
 	const char *callback_lock; /* non-NULL: a draw or error callback runs; says which, for the refusal */
+	struct sinew_origin_listener *origin_listeners; /* told of each origin shift, in registration order (origin.c) */
 	bool in_use;
 } sinew_world;
 
