@@ -162,6 +162,14 @@ typedef struct sinew_contact_constraint {
 	int32_t point_count;
 } sinew_contact_constraint;
 
+/* Where a contact constraint of the step lives: a lane of the coloured wide constraints, or the
+ * overflow list (contact_wide.c). */
+typedef struct sinew_constraint_ref {
+	int32_t contact;        /* index in the contact pool */
+	int32_t body_a, body_b; /* solver body slots */
+	int32_t slot;           /* >= 0: wide constraint slot / 4, lane slot % 4; < 0: world.constraints[-1 - slot] */
+} sinew_constraint_ref;
+
 /* Continuous collision: the end of a fast body's shape that touched an obstacle at the start of the
  * step (continuous.c). */
 typedef struct sinew_sweep_pivot {
@@ -194,11 +202,13 @@ typedef struct sinew_world {
 	/* per-step scratch, kept between steps so a step of a sized world never allocates */
 	sinew_solver_body *solver_bodies;
 	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
-	sinew_contact_constraint *constraints;
+	float contact_bias_rate, contact_mass_scale, contact_impulse_scale; /* the step's contact softness */
+	bool wide_avx; /* the step solves the coloured contacts with the AVX kernel (contact_wide.c) */
+	sinew_constraint_ref *constraint_refs; /* every contact constraint of the step, in contact order */
+	int32_t *restitution_refs;             /* those with restitution, in the same order */
+	sinew_contact_constraint *constraints; /* the overflow: constraints that found no colour, solved one by one */
 	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, four lanes each, colour by colour */
 	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
-	int32_t *contact_colour;       /* colour of each constraint, -1: overflow */
-	int32_t *overflow_constraints; /* constraints solved one by one */
 	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
 	int32_t *island_stack;
 	int32_t *island_bodies;
@@ -220,7 +230,6 @@ typedef struct sinew_world {
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
-	float *loop_backup;                      /* velocities and impulses kept while the matrix is found */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
 	int32_t *loop_nodes;                     /* the body nodes of each loop row's two ends, -1: fixed */
 	int32_t *loop_rows_before;               /* last step's loop rows, to know if loop_position still fits */
@@ -346,11 +355,32 @@ void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
 void sinew_contacts_restitution(sinew_world *world);
 void sinew_contacts_store(sinew_world *world);
 
-/* contact_wide.c: the coloured constraints, four at a time. */
+/* Point j's impulses of the step into contact c: the next step's warm start (the last substep's
+ * impulses) and the manifold's report (the step's totals). */
+static inline void sinew_contact_store_point(sinew_contact *c, int j, float normal, float tangent, float total_normal,
+                                             float total_tangent, float max_normal, float velocity)
+{
+	sinew_manifold_point *mp = &c->manifold.points[j];
+	c->warm_normal[j] = normal;
+	c->warm_tangent[j] = tangent;
+	mp->normal_impulse = total_normal + normal;
+	mp->tangent_impulse = total_tangent + tangent;
+	mp->max_normal_impulse = max_normal;
+	mp->normal_velocity = velocity;
+}
+
+/* contact_wide.c: the coloured constraints, four at a time. colour gives every constraint_ref its
+ * slot, sizes the wide constraints and world.constraints (the overflow) and pads the last block of
+ * each colour; pack writes one constraint into its lane; read copies a lane's state back (anchors,
+ * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
 void sinew_contacts_colour(sinew_world *world);
+void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
+void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
+void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
+void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);
+bool sinew_contacts_wide_avx(void);
 void sinew_contacts_warm_start_wide(sinew_world *world, bool first_substep);
 void sinew_contacts_solve_wide(sinew_world *world, float inv_h, bool use_bias);
-void sinew_contacts_unpack_wide(sinew_world *world);
 
 /* island.c */
 void sinew_islands_wake_connected(sinew_world *world);
