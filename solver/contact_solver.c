@@ -70,6 +70,7 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		cc.restitution = c->restitution;
 		cc.point_count = c->manifold.point_count;
 		cc.force_dv = sinew_dot(sinew_sub(sb->dv, sa->dv), cc.normal);
+		cc.lift = c->lift;
 		cc.bias_rate = soft.bias_rate;
 		cc.mass_scale = soft.mass_scale;
 		cc.impulse_scale = soft.impulse_scale;
@@ -80,7 +81,8 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 			sinew_contact_point_constraint *cp = &cc.points[j];
 			cp->r_a = sinew_sub(mp->anchor_a, offset_a);
 			cp->r_b = sinew_sub(mp->anchor_b, offset_b);
-			cp->base_separation = mp->separation - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
+			/* the velocity passes see the overlap the position pass has lifted away (contact_push.c) */
+			cp->base_separation = mp->separation - c->lift - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
 			float rna = sinew_cross(cp->r_a, nrm), rnb = sinew_cross(cp->r_b, nrm);
 			float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb;
 			cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
@@ -290,6 +292,7 @@ void sinew_contacts_store(sinew_world *w)
 		const sinew_contact_constraint *cc = &w->constraints[i];
 		sinew_contact *c = &w->contacts[cc->contact];
 		sinew_manifold *m = &c->manifold;
+		c->lift = cc->lift;
 		for (int j = 0; j < cc->point_count; ++j) {
 			c->warm_normal[j] = cc->points[j].normal_impulse;
 			c->warm_tangent[j] = cc->points[j].tangent_impulse;
