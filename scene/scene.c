@@ -165,9 +165,9 @@ static bool build_instance(sinew_scene *s, const scene_desc *d, const instance *
 	/* Joints wake their bodies when they are made: bodies the file says are asleep go back to sleep. */
 	for (int i = 0; i < d->body_count; ++i) {
 		const sinew_body_def *def = &d->bodies[i].def;
-		if (!def->is_awake && def->can_sleep && sinew_body_is_awake(in->bodies[i])) {
-			sinew_body_set_awake(in->bodies[i], false);
-		}
+		if (!def->is_awake && def->can_sleep && sinew_body_is_awake(in->bodies[i]) &&
+		    !sinew_body_set_awake(in->bodies[i], false)) /* out of memory */
+			return refused(s, d, "bodies", i, ".awake", "body", path, message);
 	}
 	return true;
 }

@@ -23,9 +23,10 @@ for h in "$@"; do
 	fi
 	log="$build/$h.log"
 	echo "fuzz: $h for ${seconds}s (log $log)"
-	# -timeout: a single input that takes more than 20 s is a hang; -rss_limit_mb: 2 GB is a leak
-	# or an amplification the loader should have refused.
-	"$build/$h" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+	# -timeout: a single input that takes more than FUZZ_TIMEOUT s of wall time (default 20) is a
+	# hang (on a machine so loaded that a seed scene's 30 steps take that long, raise it);
+	# -rss_limit_mb: 2 GB is a leak or an amplification the loader should have refused.
+	"$build/$h" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix="$build/crashes/$name-" $dict \
 		"$build/corpus/$name" $seeds >"$log" 2>&1
 	rc=$?

@@ -738,10 +738,18 @@ bool sinew_body_set_awake(sinew_body_id body_id, bool awake)
 {
 	BODY_MUT_OR(false, "sinew_body_set_awake");
 	if (b->type == SINEW_STATIC_BODY || !b->enabled) return true;
-	if (awake)
+	if (awake) {
 		sinew_body_wake(w, b);
-	else
-		sinew_island_set_asleep(w, b);
+		return true;
+	}
+	/* the island walk lists at most every body once: room for that first, so a failure leaves
+	 * the island as it was */
+	size_t bodies = (size_t)stbds_arrlen(w->bodies);
+	if (!SINEW_RESERVE(w->island_stack, bodies) || !SINEW_RESERVE(w->island_bodies, bodies)) {
+		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "sinew_body_set_awake: out of memory");
+		return false;
+	}
+	sinew_island_set_asleep(w, b);
 	return true;
 }
 

@@ -262,7 +262,7 @@ void sinew_contacts_restitution(sinew_world *w)
 {
 	sinew_contacts_unpack_wide(w); /* the coloured constraints' impulses, for this and for store */
 	sinew_solver_body *bodies = w->solver_bodies;
-	float threshold = w->def.restitution_threshold * w->lengths;
+	float threshold = w->def.restitution_threshold * w->lengths, max_speed = w->max_linear_speed;
 	int n = (int)stbds_arrlen(w->constraints);
 	for (int i = 0; i < n; ++i) {
 		sinew_contact_constraint *cc = &w->constraints[i];
@@ -271,9 +271,14 @@ void sinew_contacts_restitution(sinew_world *w)
 		for (int j = 0; j < cc->point_count; ++j) {
 			sinew_contact_point_constraint *cp = &cc->points[j];
 			if (cp->relative_velocity > -threshold || cp->max_normal_impulse == 0.0f) continue;
-			/* bounce to -e times the impact speed, as a true velocity */
+			/* bounce to -e times the impact speed, as a true velocity, but no faster than a body
+			 * may move: the impact speed is read after the warm start, which holds the last
+			 * bounce's impulse, so with e > 1 (the envelope allows 1000) each step's bounce fed
+			 * the next one's impact speed and the stored impulse grew e-fold per step to
+			 * infinity (found by fuzz_api) */
 			float vn = relative_speed(a, b, cp, cc->normal);
-			float impulse = -cp->normal_mass * (vn + cc->restitution * cp->relative_velocity + 0.5f * cc->force_dv);
+			float bounce = sinew_minf(-(cc->restitution * cp->relative_velocity), max_speed);
+			float impulse = -cp->normal_mass * (vn - bounce + 0.5f * cc->force_dv);
 			float total = sinew_maxf(cp->normal_impulse + impulse, 0.0f);
 			impulse = total - cp->normal_impulse;
 			cp->normal_impulse = total;

@@ -1,6 +1,7 @@
 /* sinew: the command line tool. `sinew run SCENE` steps a scene file and prints a one-line
  * summary; `sinew check SCENE` only validates. Subcommands live in one table so bench, save and
  * render slot in as one row each. Exit status: 0 ran, 2 bad usage or bad scene, 1 anything else. */
+#include "run_check.h"
 #include "sinew/scene.h"
 
 #include <inttypes.h>
@@ -19,23 +20,6 @@ typedef struct command {
 	const char *summary;
 	const char *options; /* every option, for `sinew COMMAND --help` */
 } command;
-
-/* Name the first body of the scene whose state is not finite, and the step. */
-static void report_non_finite(const sinew_scene *scene, const char *path, int step)
-{
-	int n = sinew_scene_get_body_count(scene);
-	for (int i = 0; i < n; ++i) {
-		sinew_body_id b = sinew_scene_get_body(scene, i);
-		if (!sinew_body_is_valid(b)) continue;
-		sinew_vec2 p = sinew_body_get_position(b), v = sinew_body_get_linear_velocity(b);
-		if (isfinite(p.x) && isfinite(p.y) && isfinite(v.x) && isfinite(v.y)) continue;
-		const char *name = sinew_scene_get_body_name(scene, i);
-		fprintf(stderr, "sinew run: %s: bodies[%d]%s%s is not finite after step %d\n", path, i, name ? " " : "",
-		        name ? name : "", step);
-		return;
-	}
-	fprintf(stderr, "sinew run: %s: a body spawned at run time is not finite after step %d\n", path, step);
-}
 
 /* What a scene file may make in all, templates' instances included (sinew_scene_limits). */
 #define SCENE_CAP_HELP                                                                                                 \
@@ -229,8 +213,8 @@ static int run_command(int argc, char **argv)
 	for (int i = 0; i < steps; ++i) {
 		sinew_scene_step(scene);
 		if (trace != NULL) trace_ok = sinew_trace_record(trace) && trace_ok;
-		if (!sinew_world_is_finite(sinew_scene_get_world(scene))) { /* reported; stop here */
-			report_non_finite(scene, o.scene, i);
+		if (!run_check_finite(scene, o.scene, i + 1, error, sizeof error)) { /* stop here */
+			fprintf(stderr, "sinew run: %s\n", error);
 			status = EXIT_FAILED;
 			break;
 		}
