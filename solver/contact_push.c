@@ -11,10 +11,10 @@
  *
  * Bottom up. A position Gauss-Seidel pass converges at the mass ratio: lifting the light box out of
  * the ground pushes it into the heavy one, which moves by 1/401 of each correction. So every moving
- * body gets a level, 1 + the fewest contacts between it and something fixed (static, kinematic,
- * asleep, or jointed: joints would pull a moved body back every step), and at each contact the body
- * of lower level counts as fixed; bodies of one level (side by side), and bodies that reach nothing
- * fixed, share the move by their masses. Contacts are visited by the sum of their bodies' levels, so
+ * body gets a level, 1 + the fewest contacts between it and something fixed (static, kinematic or
+ * asleep), and at each contact the body of lower level counts as fixed; bodies of one level (side
+ * by side), and bodies that reach nothing fixed, share the move by their masses. Bodies with joints
+ * and their contacts are left alone. Contacts are visited by the sum of their bodies' levels, so
  * one sweep corrects a stack from the ground up whatever its mass ratios.
  *
  * The lift. Each contact keeps how far the pass has moved its pair apart (lift), and prepare takes
@@ -26,6 +26,7 @@
 #include <limits.h>
 
 #define SINEW_PUSH_UNREACHED INT32_MAX
+#define SINEW_PUSH_JOINTED (-1)
 
 /* Levels and visiting order, once per step (the contact graph does not change within a step). */
 void sinew_contacts_order_push(sinew_world *w)
@@ -58,9 +59,11 @@ void sinew_contacts_order_push(sinew_world *w)
 	int head = 0, tail = 0;
 	for (int i = 0; i < n; ++i) {
 		level[i] = SINEW_PUSH_UNREACHED;
-		/* a jointed body is never moved by the pass: its joints would pull it back every step and
-		 * the lift grow without end (taut_bridge_holds_crates threw its crates at 87 m/s) */
-		if (bodies[i].inv_mass == 0.0f || (i > 0 && w->bodies[w->awake_bodies[i]].joint_count > 0)) level[i] = 0;
+		if (bodies[i].inv_mass == 0.0f) level[i] = 0;
+		/* the pass leaves jointed bodies and their contacts alone: moving them, their joints pulled
+		 * them back every step (taut_bridge_holds_crates threw its crates at 87 m/s); holding them
+		 * fixed and lifting the crates off the planks, the bridge blew up after 15 s */
+		else if (w->bodies[w->awake_bodies[i]].joint_count > 0) level[i] = SINEW_PUSH_JOINTED;
 	}
 	for (int c = 0; c < m; ++c) {
 		int32_t a = cs[c].body_a, b = cs[c].body_b;
@@ -91,7 +94,7 @@ void sinew_contacts_order_push(sinew_world *w)
 	for (int k = 0; k < keys; ++k) count[k] = 0;
 	for (int c = 0; c < m; ++c) {
 		int32_t la = level[cs[c].body_a], lb = level[cs[c].body_b];
-		int key = la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED ? keys - 1 : la + lb;
+		int key = la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED || la < 0 || lb < 0 ? keys - 1 : la + lb;
 		count[key] += 1;
 	}
 	for (int k = 0, sum = 0; k < keys; ++k) {
@@ -101,7 +104,7 @@ void sinew_contacts_order_push(sinew_world *w)
 	}
 	for (int c = 0; c < m; ++c) {
 		int32_t la = level[cs[c].body_a], lb = level[cs[c].body_b];
-		int key = la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED ? keys - 1 : la + lb;
+		int key = la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED || la < 0 || lb < 0 ? keys - 1 : la + lb;
 		w->push_order[count[key]++] = c;
 	}
 }
@@ -125,8 +128,9 @@ static void push_constraint(sinew_world *w, const sinew_contact_constraint *cc, 
 {
 	sinew_solver_body *a = &w->solver_bodies[cc->body_a], *b = &w->solver_bodies[cc->body_b];
 	int32_t la = w->push_level[cc->body_a], lb = w->push_level[cc->body_b];
-	/* the lower body holds the higher one up: it counts as fixed */
-	float ma = la < lb ? 0.0f : a->inv_mass, mb = lb < la ? 0.0f : b->inv_mass;
+	if (la == SINEW_PUSH_JOINTED || lb == SINEW_PUSH_JOINTED) return;
+	/* the lower body holds the higher one up: it counts as fixed, as does anything of level 0 */
+	float ma = la < lb || la == 0 ? 0.0f : a->inv_mass, mb = lb < la || lb == 0 ? 0.0f : b->inv_mass;
 	if (ma + mb == 0.0f) return;
 	float need = -SINEW_HUGE;
 	for (int j = 0; j < cc->point_count; ++j) need = sinew_maxf(need, -(separation(cc, j, a, b) + cc->lift + allowance));
