@@ -131,6 +131,19 @@ static bool refuse(const sinew_rig *rig, sinew_error code, const char *message)
 	return false;
 }
 
+/* An origin shift (sinew_world_shift_origin) moves the world positions the controller keeps: the
+ * roots of the poses it holds (before the fall, the stand-up's ends, one written but not yet
+ * solved) and the probed landing ground. Its bodies and the root pull's targets are the world's;
+ * the rig follows the shift itself. */
+static void on_origin_shift(sinew_world_id world, sinew_vec2 o, void *context)
+{
+	(void)world;
+	sinew_ragdoll *rd = context;
+	sinew_rig_pose *poses[] = {&rd->pre, &rd->recovery.start, &rd->recovery.end, &rd->unsolved_pose};
+	for (size_t i = 0; i < sizeof poses / sizeof poses[0]; ++i) poses[i]->root.p = sinew_sub(poses[i]->root.p, o);
+	rd->recovery.ground_y -= o.y;
+}
+
 sinew_ragdoll *sinew_create_ragdoll(sinew_rig *rig, const sinew_ragdoll_def *def)
 {
 	sinew_ragdoll_def d = def ? *def : sinew_default_ragdoll_def();
@@ -154,6 +167,10 @@ sinew_ragdoll *sinew_create_ragdoll(sinew_rig *rig, const sinew_ragdoll_def *def
 	rd->def = d;
 	rd->state = SINEW_RIG_ANIMATED;
 	ragdoll_power_init(rd);
+	if (!sinew_world_add_origin_listener(rd->world, on_origin_shift, rd)) {
+		free(rd);
+		return NULL;
+	}
 	return rd;
 }
 
@@ -174,6 +191,7 @@ void ragdoll_destroy_bodies(sinew_ragdoll *rd)
 void sinew_destroy_ragdoll(sinew_ragdoll *rd)
 {
 	if (rd == NULL) return;
+	if (sinew_world_is_valid(rd->world)) sinew_world_remove_origin_listener(rd->world, on_origin_shift, rd);
 	ragdoll_destroy_bodies(rd);
 	/* Hand the rig back standing rather than hidden (the rig must outlive its controller). */
 	if (rd->state != SINEW_RIG_ANIMATED && rd->has_pre) {

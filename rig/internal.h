@@ -49,6 +49,7 @@ struct sinew_rig {
 	struct rig_hit *hits; /* scratch of proxy.c: the proxies' contacts this frame */
 	int hit_capacity;
 	rig_terrain *terrain;
+	bool listening; /* registered as the world's origin listener (undone by sinew_destroy_rig) */
 };
 
 /* rig.c */

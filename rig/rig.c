@@ -149,6 +149,29 @@ static bool check_def(sinew_world_id world, const sinew_rig_def *def)
 
 /* ---------------------------------------------------------------- creation */
 
+/* An origin shift (sinew_world_shift_origin) moves the world positions the rig keeps: the root and
+ * the root it tracks momentum from, the solved parts, and the terrain controller's heights and
+ * contacts. The proxies are bodies: the world moves them. */
+static void shift_parts(sinew_rig_part_state parts[SINEW_PART_COUNT], sinew_vec2 o)
+{
+	for (int i = 0; i < SINEW_PART_COUNT; ++i) {
+		parts[i].origin = sinew_sub(parts[i].origin, o);
+		parts[i].tip = sinew_sub(parts[i].tip, o);
+		parts[i].center = sinew_sub(parts[i].center, o);
+	}
+}
+
+static void on_origin_shift(sinew_world_id world, sinew_vec2 o, void *context)
+{
+	(void)world;
+	sinew_rig *rig = context;
+	rig->pose.root.p = sinew_sub(rig->pose.root.p, o);
+	rig->previous_root.p = sinew_sub(rig->previous_root.p, o);
+	shift_parts(rig->parts, o);
+	shift_parts(rig->proxy_parts, o);
+	rig_terrain_shift_origin(rig->terrain, o);
+}
+
 sinew_rig *sinew_create_rig(sinew_world_id world, const sinew_rig_def *def)
 {
 	if (!check_def(world, def)) return NULL;
@@ -178,6 +201,7 @@ sinew_rig *sinew_create_rig(sinew_world_id world, const sinew_rig_def *def)
 	rig->terrain = rig_terrain_create(rig);
 	bool ok = rig->terrain != NULL && (def->name == NULL || rig->name != NULL);
 	if (ok && def->proxies) ok = rig_proxies_create(rig);
+	if (ok) ok = rig->listening = sinew_world_add_origin_listener(world, on_origin_shift, rig);
 	if (!ok) {
 		sinew_destroy_rig(rig);
 		sinew_world_report_error(world, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_rig: out of memory: could not make the rig's parts");
@@ -189,6 +213,8 @@ sinew_rig *sinew_create_rig(sinew_world_id world, const sinew_rig_def *def)
 void sinew_destroy_rig(sinew_rig *rig)
 {
 	if (rig == NULL) return;
+	if (rig->listening && sinew_world_is_valid(rig->world))
+		sinew_world_remove_origin_listener(rig->world, on_origin_shift, rig);
 	rig_proxies_destroy(rig);
 	if (rig->terrain != NULL) rig_terrain_destroy(rig->terrain);
 	free(rig->touching);

@@ -637,6 +637,13 @@ void rig_terrain_on_ragdoll(sinew_rig *rig, rig_terrain *terrain)
 
 /* ---------------------------------------------------------------- public */
 
+void rig_terrain_shift_origin(rig_terrain *t, sinew_vec2 o)
+{
+	if (t == NULL) return;
+	t->air_top_y -= o.y;
+	for (int f = 0; f < FEET; ++f) t->landing_contacts[f] = sinew_sub(t->landing_contacts[f], o);
+}
+
 static rig_terrain *terrain_of(const sinew_rig *rig) { return rig != NULL ? rig_get_terrain(rig) : NULL; }
 
 bool sinew_rig_set_terrain_following(sinew_rig *rig, bool enabled)

@@ -22,5 +22,8 @@ void rig_terrain_update(sinew_rig *rig, rig_terrain *terrain, float dt);
  * pose, drop the air pose capture without writing it, go DISABLED or keep following as
  * docs/terrain.md, "After a ragdoll", says. */
 void rig_terrain_on_ragdoll(sinew_rig *rig, rig_terrain *terrain);
+/** Called by the rig's origin listener: the world point o became the origin, so the controller's
+ * world heights and contact points move by -o. */
+void rig_terrain_shift_origin(rig_terrain *terrain, sinew_vec2 o);
 
 #endif

@@ -260,6 +260,20 @@ static bool build_rigs(sinew_scene *s, scene_parser *p)
 	return true;
 }
 
+/* An origin shift (sinew_world_shift_origin on the scene's world) moves the world points of the
+ * script (impulse points, spawn points) with everything else; the rigs and ragdolls follow it
+ * themselves. */
+static void on_origin_shift(sinew_world_id world, sinew_vec2 o, void *context)
+{
+	(void)world;
+	scene_desc *d = &((sinew_scene *)context)->desc;
+	for (int i = 0; i < d->op_count; ++i) {
+		scene_op *op = &d->ops[i];
+		op->point = sinew_sub(op->point, o);
+		for (int k = 0; k < op->point_count; ++k) op->points[k] = sinew_sub(op->points[k], o);
+	}
+}
+
 static bool build(sinew_scene *s, scene_parser *p)
 {
 	const scene_desc *d = &s->desc;
@@ -274,6 +288,7 @@ static bool build(sinew_scene *s, scene_parser *p)
 	s->building = true;
 	s->world = sinew_create_world(&wd);
 	if (SINEW_IS_NULL(s->world)) return scene_fail(p, "world", "the engine refused this world: %s", s->last_error);
+	if (!sinew_world_add_origin_listener(s->world, on_origin_shift, s)) return scene_fail(p, "world", "out of memory");
 	size_t bodies = (size_t)(d->body_count > 0 ? d->body_count : 1);
 	size_t shapes = (size_t)(d->shape_count > 0 ? d->shape_count : 1);
 	s->bodies = calloc(bodies, sizeof *s->bodies);

@@ -21,7 +21,6 @@ typedef struct sinew_tree_node {
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
 	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
-	bool loaded;     /* y holds the current solve's right-hand side (between its up and down pass) */
 } sinew_tree_node;
 
 /* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
@@ -43,6 +42,8 @@ typedef struct sinew_tree_pass {
 
 /* joint_tree.c */
 void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass);
+/* M dv - J^T lambda = f, J dv = 0: f loaded into the body nodes' y, dv left there */
+void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end);
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
 
 /* joint_loops.c */

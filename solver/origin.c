@@ -11,7 +11,8 @@
  *   the last step's events: begin-contact manifolds and body-move transforms.
  * Velocities, angles, impulses and a kinematic body's velocity towards its target (sinew_body_move_to
  * keeps no target) are the same in any frame. Everything is checked first, so a refusal changes
- * nothing. */
+ * nothing. Last, the origin listeners (the rig and ragdoll layers, a user's camera) move the world
+ * positions they keep themselves, with the world locked so they cannot change it underneath. */
 #include "joint.h"
 
 static sinew_vec2 shifted(sinew_vec2 p, sinew_vec2 o)
@@ -29,6 +30,54 @@ static sinew_aabb shifted_box(sinew_aabb box, sinew_vec2 o)
 static void shift_manifold(sinew_manifold *m, sinew_vec2 o)
 {
 	for (int k = 0; k < m->point_count; ++k) m->points[k].point = shifted(m->points[k].point, o);
+}
+
+struct sinew_origin_listener {
+	sinew_origin_shift_fn *fn;
+	void *context;
+};
+
+static int find_listener(const sinew_world *w, sinew_origin_shift_fn *fn, void *context)
+{
+	for (int i = 0; i < (int)stbds_arrlen(w->origin_listeners); ++i)
+		if (w->origin_listeners[i].fn == fn && w->origin_listeners[i].context == context) return i;
+	return -1;
+}
+
+bool sinew_world_add_origin_listener(sinew_world_id id, sinew_origin_shift_fn *fn, void *context)
+{
+	const char *name = "sinew_world_add_origin_listener";
+	sinew_world *w = sinew_world_get(id, name);
+	if (w == NULL || !sinew_world_check_unlocked(w, name)) return false;
+	if (fn == NULL) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: fn is NULL", name);
+		return false;
+	}
+	if (find_listener(w, fn, context) >= 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: this fn and context are already listening", name);
+		return false;
+	}
+	if (!SINEW_RESERVE(w->origin_listeners, stbds_arrlen(w->origin_listeners) + 1)) {
+		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+		return false;
+	}
+	struct sinew_origin_listener l = {fn, context};
+	stbds_arrput(w->origin_listeners, l);
+	return true;
+}
+
+bool sinew_world_remove_origin_listener(sinew_world_id id, sinew_origin_shift_fn *fn, void *context)
+{
+	const char *name = "sinew_world_remove_origin_listener";
+	sinew_world *w = sinew_world_get(id, name);
+	if (w == NULL || !sinew_world_check_unlocked(w, name)) return false;
+	int i = find_listener(w, fn, context);
+	if (i < 0) {
+		sinew_world_error(w, SINEW_ERROR_INVALID_ARGUMENT, "%s: this fn and context are not listening", name);
+		return false;
+	}
+	stbds_arrdel(w->origin_listeners, i); /* keeps the order of the others */
+	return true;
 }
 
 static bool world_anchor(const sinew_joint *j)
@@ -92,5 +141,9 @@ bool sinew_world_shift_origin(sinew_world_id id, sinew_vec2 new_origin)
 	for (int32_t i = 0; i < (int32_t)stbds_arrlen(w->begin_events); ++i) shift_manifold(&w->begin_events[i].manifold, o);
 	for (int32_t i = 0; i < (int32_t)stbds_arrlen(w->move_events); ++i)
 		w->move_events[i].transform.p = shifted(w->move_events[i].transform.p, o);
+	const char *prev = sinew_world_lock_for(w, "an origin listener is running");
+	for (int i = 0; i < (int)stbds_arrlen(w->origin_listeners); ++i)
+		w->origin_listeners[i].fn(id, o, w->origin_listeners[i].context);
+	sinew_world_unlock(w, prev);
 	return true;
 }

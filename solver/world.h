@@ -232,6 +232,10 @@ typedef struct sinew_world {
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
 	float *loop_backup;                      /* velocities and impulses kept while the matrix is found */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
+	int32_t *loop_nodes;                     /* the body nodes of each loop row's two ends, -1: fixed */
+	int32_t *loop_rows_before;               /* last step's loop rows, to know if loop_position still fits */
+	double *loop_position;                   /* the position step's loop impulses, its next start */
+	double loop_residual;                    /* root-mean-square speed of the loop rows after their last solve */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
 	struct sinew_sweep_pivot *sweep_pivots;  /* and the end of the body it stood on, if any */
@@ -246,6 +250,7 @@ typedef struct sinew_world {
 	bool reported_non_finite;  /* the check after each step has reported a non-finite body */
 	bool out_of_memory;        /* an allocation failed mid-change: every change is refused, destroy works */
 	const char *callback_lock; /* non-NULL: a draw or error callback runs; says which, for the refusal */
+	struct sinew_origin_listener *origin_listeners; /* told of each origin shift, in registration order (origin.c) */
 	bool in_use;
 } sinew_world;
 

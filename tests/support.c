@@ -40,6 +40,16 @@ sinew_body_id make_ground(sinew_world_id world, float top, float friction)
 	return ground;
 }
 
+void make_block(sinew_world_id world, float x0, float x1, float top, float bottom)
+{
+	sinew_body_def bd = sinew_default_body_def();
+	sinew_body_id b = sinew_create_body(world, &bd);
+	sinew_shape_def sd = sinew_default_shape_def();
+	sinew_polygon box =
+		sinew_make_offset_box(0.5f * (x1 - x0), 0.5f * (bottom - top), sinew_v2(0.5f * (x0 + x1), 0.5f * (top + bottom)), 0.0f);
+	sinew_create_polygon_shape(b, &sd, &box);
+}
+
 sinew_body_id make_box(sinew_world_id world, float x, float y, float hx, float hy, float density, float friction)
 {
 	sinew_body_def bd = sinew_default_body_def();

@@ -24,6 +24,8 @@ void recorder_callback(sinew_error code, const char *message, void *context);
 sinew_world_id make_world(error_recorder *r);
 /* A static ground box whose top surface is at y = top, wide enough for every test. */
 sinew_body_id make_ground(sinew_world_id world, float top, float friction);
+/* A static box from x0 to x1 whose top is at y top and bottom at y bottom (terrain for rigs, y down). */
+void make_block(sinew_world_id world, float x0, float x1, float top, float bottom);
 /* A dynamic box of half extents hx, hy at (x, y). */
 sinew_body_id make_box(sinew_world_id world, float x, float y, float hx, float hy, float density, float friction);
 sinew_body_id make_ball(sinew_world_id world, float x, float y, float radius, float restitution);

@@ -1,4 +1,4 @@
-/* Every public header compiles on its own (see scripts/check_headers.sh, run by this test) and
+/* Every public header compiles on its own as C99, C11 and C++11 (scripts/check_headers.sh, run by this test) and
  * the handles behave as documented. */
 #include "support.h"
 

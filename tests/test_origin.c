@@ -3,6 +3,8 @@
  * docs/guide.md ("Large worlds") states. */
 #include "support.h"
 
+#include "sinew/ragdoll.h"
+
 #include <math.h>
 
 /* The scene, built around the point at: a ground, a stack of four boxes, a five-link pendulum
@@ -232,6 +234,106 @@ static void shift_origin_refusals(void **state)
 	sinew_destroy_world(s.world);
 }
 
+/* Origin listeners: told in the order they were added, with the world and the new origin, after
+ * the world has moved and while it is locked; refused for a NULL fn, a pair added twice or not
+ * added, and while locked; not told of a refused shift, nor after removal. */
+static sinew_origin_shift_fn listen_first;
+
+typedef struct heard {
+	int calls, order[4];
+	sinew_world_id world;
+	sinew_vec2 origin, body_at;
+	sinew_body_id body;
+	bool create_refused, shift_refused, add_refused;
+} heard;
+
+static void listen(sinew_world_id world, sinew_vec2 new_origin, void *context, int who)
+{
+	heard *h = context;
+	if (h->calls < 4) h->order[h->calls] = who;
+	h->calls += 1;
+	h->world = world;
+	h->origin = new_origin;
+	h->body_at = sinew_body_get_position(h->body); /* the world has moved already */
+	sinew_body_def bd = sinew_default_body_def();
+	h->create_refused = SINEW_IS_NULL(sinew_create_body(world, &bd));
+	h->shift_refused = !sinew_world_shift_origin(world, sinew_v2(1.0f, 1.0f));
+	h->add_refused = !sinew_world_add_origin_listener(world, listen_first, h);
+}
+
+static void listen_first(sinew_world_id world, sinew_vec2 new_origin, void *context) { listen(world, new_origin, context, 1); }
+static void listen_second(sinew_world_id world, sinew_vec2 new_origin, void *context) { listen(world, new_origin, context, 2); }
+
+static void origin_listeners(void **state)
+{
+	(void)state;
+	error_recorder rec = {0};
+	sinew_world_id world = make_world(&rec);
+	heard h = {0};
+	h.body = make_box(world, 3.0f, 4.0f, 0.5f, 0.5f, 1.0f, 0.5f);
+	assert_false(sinew_world_add_origin_listener(world, NULL, &h));
+	assert_int_equal(rec.last_code, SINEW_ERROR_INVALID_ARGUMENT);
+	assert_true(sinew_world_add_origin_listener(world, listen_second, &h));
+	assert_true(sinew_world_add_origin_listener(world, listen_first, &h));
+	assert_false(sinew_world_add_origin_listener(world, listen_first, &h)); /* twice */
+	assert_int_equal(rec.last_code, SINEW_ERROR_INVALID_ARGUMENT);
+	assert_false(sinew_world_remove_origin_listener(world, listen_first, NULL)); /* not this context */
+	assert_int_equal(rec.last_code, SINEW_ERROR_INVALID_ARGUMENT);
+	assert_false(sinew_world_add_origin_listener(sinew_null_world_id, listen_first, &h));
+	int refusals = rec.count;
+
+	assert_false(sinew_world_shift_origin(world, sinew_v2(NAN, 0.0f)));
+	assert_int_equal(h.calls, 0);
+	rec.count = 0;
+	assert_true(sinew_world_shift_origin(world, sinew_v2(10.0f, -20.0f)));
+	assert_int_equal(h.calls, 2);
+	assert_int_equal(h.order[0], 2); /* added first */
+	assert_int_equal(h.order[1], 1);
+	assert_true(SINEW_ID_EQUALS(h.world, world));
+	assert_float_near(h.origin.x, 10.0f, 0.0f);
+	assert_float_near(h.origin.y, -20.0f, 0.0f);
+	assert_float_near(h.body_at.x, -7.0f, 1e-5);
+	assert_float_near(h.body_at.y, 24.0f, 1e-5);
+	/* the world is locked while they run: each listener's create, shift and add were refused */
+	assert_true(h.create_refused && h.shift_refused && h.add_refused);
+	assert_int_equal(rec.count, 6);
+	assert_int_equal(rec.last_code, SINEW_ERROR_LOCKED);
+	assert_int_equal(refusals, 3); /* the null world reports through the process-wide callback */
+
+	assert_true(sinew_world_remove_origin_listener(world, listen_second, &h));
+	assert_false(sinew_world_remove_origin_listener(world, listen_second, &h)); /* already gone */
+	h.calls = 0;
+	assert_true(sinew_world_shift_origin(world, sinew_v2(1.0f, 0.0f)));
+	assert_int_equal(h.calls, 1);
+	assert_int_equal(h.order[0], 1);
+	sinew_destroy_world(world);
+}
+
+/* A rig and a ragdoll listen from creation to destruction: a shift after they are gone touches
+ * nothing of theirs (AddressSanitizer would see it), and destroying them after their world reports
+ * nothing. */
+static void figures_stop_listening(void **state)
+{
+	(void)state;
+	error_recorder rec = {0};
+	sinew_world_id world = make_world(&rec);
+	sinew_rig_def rd = sinew_default_rig_def();
+	rd.position = sinew_v2(100.0f, -400.0f);
+	sinew_rig *rig = sinew_create_rig(world, &rd);
+	sinew_ragdoll *doll = sinew_create_ragdoll(rig, NULL);
+	assert_true(sinew_world_shift_origin(world, sinew_v2(50.0f, 0.0f)));
+	assert_float_near(sinew_rig_get_root(rig).p.x, 50.0f, 0.0f);
+	sinew_destroy_ragdoll(doll);
+	sinew_destroy_rig(rig);
+	assert_true(sinew_world_shift_origin(world, sinew_v2(50.0f, 0.0f)));
+	rig = sinew_create_rig(world, &rd);
+	doll = sinew_create_ragdoll(rig, NULL);
+	sinew_destroy_world(world);
+	sinew_destroy_ragdoll(doll);
+	sinew_destroy_rig(rig);
+	assert_int_equal(rec.count, 0);
+}
+
 /* The broadphase tree keeps its structure: still valid, and a query finds the same proxies. */
 static void tree_shift_keeps_structure(void **state)
 {
@@ -259,6 +361,8 @@ int main(void)
 		cmocka_unit_test(usable_range),
 		cmocka_unit_test(shift_origin_refusals),
 		cmocka_unit_test(tree_shift_keeps_structure),
+		cmocka_unit_test(origin_listeners),
+		cmocka_unit_test(figures_stop_listening),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -656,6 +656,19 @@ static void joint_inputs_beyond_the_envelope_are_refused(void **state)
 	sinew_destroy_world(w);
 }
 
+/* A scene's world.hz of 1e-39 passed the loader's "> 0" check and then every step was refused:
+ * the step rate is bounded like sinew_world_step's dt. */
+static void a_scene_step_rate_outside_the_envelope_is_refused(void **state)
+{
+	(void)state;
+	expect_scene_error("{\"sinew_scene\": 1, \"world\": {\"hz\": 1e-39}}",
+	                   "bad.json:1:30: world.hz: 1e-39 is outside the engine's limits of 1..100000 (a step of "
+	                   "1e-05..1 s)");
+	expect_scene_error("{\"sinew_scene\": 1, \"world\": {\"hz\": 200000}}",
+	                   "bad.json:1:30: world.hz: 200000 is outside the engine's limits of 1..100000 (a step of "
+	                   "1e-05..1 s)");
+}
+
 /* tests/fuzz/corpus/api/crash-restitution-spin-overflow, reduced: two overlapping 1 km circles
  * of a dynamic body, pushed out of two static 1 km circles, one of restitution 1000 (the
  * envelope's). The bounce's impact speed is read after the warm start, which holds the last
@@ -723,6 +736,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(project_scenes_fit_the_default_caps, reset, restore),
 		cmocka_unit_test_setup_teardown(joint_inputs_beyond_the_envelope_are_refused, reset, restore),
 		cmocka_unit_test_setup_teardown(restitution_at_the_envelope_limit_stays_bounded, reset, restore),
+		cmocka_unit_test_setup_teardown(a_scene_step_rate_outside_the_envelope_is_refused, reset, restore),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,12 +84,62 @@ static void a_non_finite_spawned_body_is_reported(void **state)
 	sinew_scene_destroy(scene);
 }
 
+/* Counts the step's non-finite reports and keeps the last. */
+typedef struct step_reports {
+	int count;
+	char last[512];
+} step_reports;
+
+static void count_step_reports(sinew_error code, const char *message, void *context)
+{
+	step_reports *r = context;
+	if (code != SINEW_ERROR_NOT_FINITE || strncmp(message, "sinew_world_step: ", 18) != 0) return;
+	r->count += 1;
+	snprintf(r->last, sizeof r->last, "%s", message);
+}
+
+/* The engine's own checks (class 2): sinew_world_is_finite names the body and the step, and a
+ * build with SINEW_ASSERT on (the Makefile's) reports the step that made a body non-finite, once. */
+static void the_engine_names_a_non_finite_body_once(void **state)
+{
+	(void)state;
+	error_recorder rec;
+	memset(&rec, 0, sizeof rec);
+	sinew_world_id world = make_world(&rec);
+	make_ground(world, 0.0f, 0.6f);
+	sinew_body_id ball = make_ball(world, 0.0f, 2.0f, 0.5f, 0.0f);
+	step_n(world, 1);
+	assert_true(sinew_world_is_finite(world));
+	assert_int_equal(rec.count, 0);
+	sinew_world *w = sinew_world_get(world, "test_run_check");
+	assert_non_null(w);
+	w->bodies[ball.index1 - 1].v.x = NAN;
+	assert_false(sinew_world_is_finite(world));
+	assert_int_equal(rec.last_code, SINEW_ERROR_NOT_FINITE);
+	char expected[128];
+	snprintf(expected, sizeof expected, "sinew_world_is_finite: body %d (index1 %d, generation ", ball.index1 - 1,
+	         ball.index1);
+	expect_in(rec.last_message, expected);
+	expect_in(rec.last_message, "is not finite after step 1");
+#if !defined(NDEBUG) || defined(SINEW_ENABLE_ASSERT)
+	step_reports steps = {0, ""};
+	sinew_world_set_error_callback(world, count_step_reports, &steps);
+	step_n(world, 1);
+	assert_int_equal(steps.count, 1);
+	expect_in(steps.last, "is not finite after step 2");
+	step_n(world, 3);
+	assert_int_equal(steps.count, 1); /* once */
+#endif
+	sinew_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(finite_runs_pass),
 		cmocka_unit_test(a_non_finite_body_is_named_with_its_step),
 		cmocka_unit_test(a_non_finite_spawned_body_is_reported),
+		cmocka_unit_test(the_engine_names_a_non_finite_body_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

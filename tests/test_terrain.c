@@ -28,12 +28,7 @@ static sinew_world_id pixel_world(void)
 /* A static box from x0 to x1 whose top is at y top, bottom at y bottom. */
 static void block(sinew_world_id world, float x0, float x1, float top, float bottom)
 {
-	sinew_body_def bd = sinew_default_body_def();
-	sinew_body_id b = sinew_create_body(world, &bd);
-	sinew_shape_def sd = sinew_default_shape_def();
-	sinew_polygon box =
-		sinew_make_offset_box(0.5f * (x1 - x0), 0.5f * (bottom - top), sinew_v2(0.5f * (x0 + x1), 0.5f * (top + bottom)), 0.0f);
-	sinew_create_polygon_shape(b, &sd, &box);
+	make_block(world, x0, x1, top, bottom);
 }
 
 /* A static board: a box of half length hx and half thickness hy at center, turned by angle. */

@@ -31,14 +31,7 @@ typedef struct render_options {
 static int usage(const char *message, const char *arg)
 {
 	fprintf(stderr, "sinew render: %s%s%s\n", message, arg != NULL ? ": " : "", arg != NULL ? arg : "");
-	fprintf(stderr,
-	        "usage: sinew render SCENE --out FILE.png [--step N] [--frames A:B:K] [--size WxH] [--contacts] [--aabbs]\n"
-	        "  --step N        draw the world after N steps (default: the scene's world.steps)\n"
-	        "  --frames A:B:K  a contact sheet of steps A, A+K, ... <= B (at most %d frames)\n"
-	        "  --size WxH      image size in pixels (default 640x360; 960x540 for a contact sheet)\n"
-	        "  --contacts      also draw contact points and normals\n"
-	        "  --aabbs         also draw the shapes' bounding boxes\n",
-	        MAX_FRAMES);
+	fprintf(stderr, "try: sinew render --help\n"); /* one list of the options: tools/sinew.c's */
 	return RENDER_USAGE;
 }
 

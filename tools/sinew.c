@@ -49,7 +49,7 @@ static const command commands[] = {
 	 "draw the world after N steps (or a contact sheet of steps) into a PNG",
 	 "  --out FILE.png  the picture to write (PNG only; another extension is refused)\n"
 	 "  --step N        draw the world after N steps (default: the scene's world.steps)\n"
-	 "  --frames A:B:K  a contact sheet of steps A, A+K, ... <= B\n"
+	 "  --frames A:B:K  a contact sheet of steps A, A+K, ... <= B (at most 64 frames)\n"
 	 "  --size WxH      image size in pixels, each 16..8192 (default 640x360; 960x540 for a sheet)\n"
 	 "  --contacts      also draw contact points and normals\n"
 	 "  --aabbs         also draw the shapes' bounding boxes\n"},
@@ -91,7 +91,7 @@ static bool asks_for_help(int argc, char **argv)
 static int usage_error(const char *command_name, const char *message, const char *arg)
 {
 	fprintf(stderr, "sinew %s: %s%s%s\n", command_name, message, arg != NULL ? ": " : "", arg != NULL ? arg : "");
-	fprintf(stderr, "try: sinew --help\n");
+	fprintf(stderr, "try: sinew %s --help\n", command_name);
 	return EXIT_USAGE;
 }
 

@@ -117,7 +117,8 @@ typedef struct sinew_ragdoll_def {
 } sinew_ragdoll_def;
 
 SINEW_API sinew_ragdoll_def sinew_default_ragdoll_def(void);
-/** A ragdoll controller for the rig (ANIMATED: nothing is built until it is enabled). */
+/** A ragdoll controller for the rig (ANIMATED: nothing is built until it is enabled). It listens to
+ * the world's origin shifts until it is destroyed, as the rig does. */
 SINEW_API sinew_ragdoll *sinew_create_ragdoll(sinew_rig *rig, const sinew_ragdoll_def *def);
 /** Destroy the controller and every body and joint it made (NULL is harmless). */
 SINEW_API void sinew_destroy_ragdoll(sinew_ragdoll *ragdoll);

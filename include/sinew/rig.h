@@ -142,7 +142,9 @@ typedef struct sinew_rig_def {
 } sinew_rig_def;
 
 SINEW_API sinew_rig_def sinew_default_rig_def(void);
-/** Build a rig in the world in its rest pose. NULL (after reporting) on a bad def. */
+/** Build a rig in the world in its rest pose. NULL (after reporting) on a bad def. The rig listens to
+ * the world's origin shifts (sinew_world_add_origin_listener) until it is destroyed: one
+ * sinew_world_shift_origin moves it, its momentum and its terrain state with the world. */
 SINEW_API sinew_rig *sinew_create_rig(sinew_world_id world, const sinew_rig_def *def);
 /** Destroy the rig and its proxies (NULL is harmless). Not during a world step. */
 SINEW_API void sinew_destroy_rig(sinew_rig *rig);

@@ -75,10 +75,21 @@ SINEW_API sinew_vec2 sinew_world_get_gravity(sinew_world_id world);
 SINEW_API bool sinew_world_enable_sleep(sinew_world_id world, bool flag);
 SINEW_API bool sinew_world_enable_continuous(sinew_world_id world, bool flag);
 /** Make the world point new_origin the new origin: every body, shape, world-side joint anchor, contact
- * point and broadphase box moves by -new_origin at once (for worlds larger than floats resolve well:
- * docs/guide.md, "Large worlds"). Refused while the world is locked, for a non-finite origin, or
- * when a body would leave the numeric envelope; a refusal changes nothing. */
+ * point and broadphase box moves by -new_origin at once, then the origin listeners are told (rigs and
+ * ragdolls listen, so they follow too), for worlds larger than floats resolve well: docs/guide.md,
+ * "Large worlds". Refused while the world is locked, for a non-finite origin, or when a body would
+ * leave the numeric envelope; a refusal changes nothing and tells no listener. */
 SINEW_API bool sinew_world_shift_origin(sinew_world_id world, sinew_vec2 new_origin);
+/** Told by sinew_world_shift_origin, after the world has moved, that new_origin became the origin:
+ * a world point p kept outside the world is now p - new_origin. The world is locked meanwhile (it
+ * may be read, not changed). */
+typedef void sinew_origin_shift_fn(sinew_world_id world, sinew_vec2 new_origin, void *context);
+/** Have fn(world, new_origin, context) called at every origin shift, after those added before it:
+ * how layers that keep world positions of their own (rig.h, ragdoll.h, a camera) follow one
+ * sinew_world_shift_origin. Refused while locked, for a NULL fn and for a pair already added. */
+SINEW_API bool sinew_world_add_origin_listener(sinew_world_id world, sinew_origin_shift_fn *fn, void *context);
+/** Stop calling a pair given to sinew_world_add_origin_listener; false (reported) if it was not added. */
+SINEW_API bool sinew_world_remove_origin_listener(sinew_world_id world, sinew_origin_shift_fn *fn, void *context);
 /** Contact stiffness (Hz), damping ratio and push-out speed (m/s). */
 SINEW_API bool sinew_world_set_contact_tuning(sinew_world_id world, float hertz, float damping_ratio, float push_speed);
 SINEW_API bool sinew_world_set_restitution_threshold(sinew_world_id world, float speed);
