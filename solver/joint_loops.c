@@ -19,12 +19,22 @@
 /* Loops exactly: worth it for the few loops of bridges and linkages, not for a grid. */
 #define SINEW_MAX_LOOP_ROWS 64
 /* The velocity solve uses S (plus a guard of 1e-9 of its largest diagonal entry) and is exact. The
- * position step uses S plus a tenth of that entry: a damped Newton step. A loop whose rows are nearly
- * dependent (a bridge pulled straight between two pins cannot lengthen to first order) asks a plain
- * Newton step for displacements without bound; measured on the taut bridge, the undamped step tore
- * it by metres, a hundredth left 5 mm/s of jitter after 10 s, a tenth holds it within 0.04 mm at rest. */
+ * position step uses S plus a tenth of the larger of that entry and the row's own inverse effective
+ * mass: a damped Newton step. A loop whose rows are nearly dependent (a bridge pulled straight
+ * between two pins cannot lengthen to first order) asks a plain Newton step for displacements
+ * without bound; measured on the taut bridge, the undamped step tore it by metres, a hundredth left
+ * 5 mm/s of jitter after 10 s, a tenth holds it within 0.04 mm at rest. The row's own scale keeps the
+ * step bounded when the whole of S is small (a loop whose bodies can hardly move: a torso pinned to a
+ * static hip and to a kinematic arm that walks away, its loop error growing by metres; damped by S's
+ * own scale alone, the step threw a body 2e5 m). */
 #define SINEW_LOOP_GUARD 1e-9
 #define SINEW_LOOP_DAMPING 1e-1
+/* A loop row is taken as implied by the others (and given no impulse) when what remains of it after
+ * them moves less than this fraction of what the row alone would move. Such a loop system is
+ * singular (a torso pinned to a static head and to a kinematic arm: four rows on three degrees of
+ * freedom, or rows frozen by the geometric stiffness), and its exact solve asks for impulses without
+ * bound along the null space; the row it drops is left to stretch instead. */
+#define SINEW_LOOP_RANK 1e-8
 
 static int32_t tree_of_slot(const sinew_world *w, int32_t slot)
 {
@@ -95,38 +105,15 @@ static void solve_loop_trees(sinew_world *w, const sinew_tree_pass *pass)
 		if (w->tree_ranges[t].has_loops) sinew_tree_solve_range(w, w->tree_ranges[t].begin, w->tree_ranges[t].end, pass);
 }
 
-/* Every body of the trees that loop rows reach, at rest. */
-static void zero_loop_tree_velocities(sinew_world *w)
-{
-	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) {
-		if (!w->tree_ranges[t].has_loops) continue;
-		for (int32_t i = w->tree_ranges[t].begin; i < w->tree_ranges[t].end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
-			if (!n->is_body) continue;
-			w->solver_bodies[n->ref].v = sinew_v2(0.0f, 0.0f);
-			w->solver_bodies[n->ref].w = 0.0f;
-		}
-	}
-}
-
-/* The same, and the loop row's own two ends (a kinematic end included). */
-static void zero_loop_velocities(sinew_world *w, const sinew_row_constraint *rc)
-{
-	sinew_solver_body *bodies = w->solver_bodies;
-	bodies[rc->body_a].v = bodies[rc->body_b].v = sinew_v2(0.0f, 0.0f);
-	bodies[rc->body_a].w = bodies[rc->body_b].w = 0.0f;
-	zero_loop_tree_velocities(w);
-}
-
-/* In-place Cholesky factor (lower) of the symmetric L x L matrix; a pivot that vanishes (a loop row
- * the others already imply) gets a zero inverse so its row takes no impulse. */
-static void cholesky(double *m, int n)
+/* In-place Cholesky factor (lower) of the symmetric L x L matrix, revealing its rank: a pivot at or
+ * below its row's floor (a loop row the others already imply, to within SINEW_LOOP_RANK of what the
+ * row alone would move) gets a zero inverse, so its row takes no impulse. */
+static void cholesky(double *m, int n, const double *floor)
 {
 	for (int k = 0; k < n; ++k) {
 		double d = m[k * n + k];
 		for (int p = 0; p < k; ++p) d -= m[k * n + p] * m[k * n + p];
-		m[k * n + k] = d > 1e-12 * (1.0 + fabs(m[k * n + k])) ? sqrt(d) : 0.0;
+		m[k * n + k] = d > floor[k] ? sqrt(d) : 0.0;
 		for (int i = k + 1; i < n; ++i) {
 			double v = m[i * n + k];
 			for (int p = 0; p < k; ++p) v -= m[i * n + p] * m[k * n + p];
@@ -149,51 +136,44 @@ static void cholesky_solve(const double *m, int n, double *x)
 	}
 }
 
-/* Column i of S: the loop rows' speeds after a unit impulse along loop row i, spread through the
- * trees from rest (every velocity and impulse is put back afterwards). */
+static void loop_product(sinew_world *w, const double *p, double *out);
+
+/* S column by column, each one product (a unit impulse along loop row i spread through the trees in
+ * double precision, loop_product), then its two factorisations (see SINEW_LOOP_GUARD and
+ * SINEW_LOOP_RANK). (Spread through the bodies' float velocities, S carried a relative noise of about
+ * 1e-5: a singular S then had pivots of 1e-5 of its scale instead of 0, and the solve returned
+ * impulses of 1e5-1e7 N s along its null space.) */
 void sinew_joint_loops_factor(sinew_world *w, float h)
 {
+	SINEW_UNUSED(h);
 	int count = (int)stbds_arrlen(w->loop_rows);
 	if (count == 0 || w->loops_iterative) return;
-	int nb = (int)stbds_arrlen(w->solver_bodies), nr = (int)stbds_arrlen(w->joint_rows);
-	stbds_arrsetlen(w->loop_backup, 3 * nb + nr);
-	stbds_arrsetlen(w->loop_matrix, 2 * count * count);
-	float *keep = w->loop_backup;
-	for (int i = 0; i < nb; ++i) {
-		sinew_solver_body *b = &w->solver_bodies[i];
-		keep[3 * i] = b->v.x, keep[3 * i + 1] = b->v.y, keep[3 * i + 2] = b->w;
-		b->v = sinew_v2(0.0f, 0.0f);
-		b->w = 0.0f;
-	}
-	for (int r = 0; r < nr; ++r) keep[3 * nb + r] = w->joint_rows[r].impulse;
-	sinew_tree_pass pass = {h, false, false, false};
-	double *m = w->loop_matrix;
+	stbds_arrsetlen(w->loop_matrix, 2 * count * count + count);
+	double *m = w->loop_matrix, *floor = m + 2 * count * count;
+	double unit[SINEW_MAX_LOOP_ROWS], column[SINEW_MAX_LOOP_ROWS];
+	for (int i = 0; i < count; ++i) unit[i] = 0.0;
 	for (int i = 0; i < count; ++i) {
-		const sinew_row_constraint *ri = &w->joint_rows[w->loop_rows[i]];
-		loop_apply(w, ri, 1.0f);
-		solve_loop_trees(w, &pass);
-		for (int k = 0; k < count; ++k) m[k * count + i] = (double)sinew_row_speed(w->solver_bodies, &w->joint_rows[w->loop_rows[k]]);
-		zero_loop_velocities(w, ri);
+		unit[i] = 1.0;
+		loop_product(w, unit, column);
+		unit[i] = 0.0;
+		for (int k = 0; k < count; ++k) m[k * count + i] = column[k];
 	}
-	for (int i = 0; i < nb; ++i) {
-		sinew_solver_body *b = &w->solver_bodies[i];
-		b->v = sinew_v2(keep[3 * i], keep[3 * i + 1]);
-		b->w = keep[3 * i + 2];
-	}
-	for (int r = 0; r < nr; ++r) w->joint_rows[r].impulse = keep[3 * nb + r];
 	double largest = 0.0;
 	for (int i = 0; i < count; ++i) {
 		largest = fmax(largest, m[i * count + i]);
 		for (int k = 0; k < i; ++k) m[i * count + k] = m[k * count + i] = 0.5 * (m[i * count + k] + m[k * count + i]);
+		/* what the row alone would move: its inverse effective mass with the bodies' own inertia */
+		float eff = w->joint_rows[w->loop_rows[i]].eff_mass;
+		floor[i] = SINEW_LOOP_RANK * (eff > 0.0f ? 1.0 / (double)eff : 0.0);
 	}
 	double *soft = m + count * count;
 	for (int i = 0; i < count * count; ++i) soft[i] = m[i];
 	for (int i = 0; i < count; ++i) {
 		m[i * count + i] += SINEW_LOOP_GUARD * largest;
-		soft[i * count + i] += SINEW_LOOP_DAMPING * largest;
+		soft[i * count + i] += SINEW_LOOP_DAMPING * fmax(largest, floor[i] / SINEW_LOOP_RANK);
 	}
-	cholesky(m, count);
-	cholesky(soft, count);
+	cholesky(m, count, floor);
+	cholesky(soft, count, floor);
 }
 
 /* ---------------------------------------------------------------- many loops: conjugate gradients */

@@ -325,7 +325,6 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->tree_body_node);
 	stbds_arrfree(w->loop_rows);
 	stbds_arrfree(w->loop_matrix);
-	stbds_arrfree(w->loop_backup);
 	stbds_arrfree(w->loop_work);
 	stbds_arrfree(w->loop_nodes);
 	stbds_arrfree(w->loop_rows_before);

@@ -230,7 +230,6 @@ typedef struct sinew_world {
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
-	float *loop_backup;                      /* velocities and impulses kept while the matrix is found */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
 	int32_t *loop_nodes;                     /* the body nodes of each loop row's two ends, -1: fixed */
 	int32_t *loop_rows_before;               /* last step's loop rows, to know if loop_position still fits */
