@@ -29,11 +29,28 @@
 #define SINEW_PUSH_JOINTED (-1)
 
 /* Levels and visiting order, once per step (the contact graph does not change within a step). */
+void sinew_contacts_keep_push(sinew_world *w, int index, const sinew_contact_constraint *cc)
+{
+	if (index == 0) stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
+	sinew_push_constraint *pc = &w->push_constraints[index];
+	pc->normal = cc->normal;
+	pc->lift = cc->lift;
+	pc->body_a = cc->body_a;
+	pc->body_b = cc->body_b;
+	pc->point_count = cc->point_count;
+	for (int j = 0; j < cc->point_count; ++j) {
+		pc->r_a[j] = cc->points[j].r_a;
+		pc->r_b[j] = cc->points[j].r_b;
+		pc->base_separation[j] = cc->points[j].base_separation;
+	}
+}
+
 void sinew_contacts_order_push(sinew_world *w)
 {
-	int n = (int)stbds_arrlen(w->solver_bodies), m = (int)stbds_arrlen(w->constraints);
+	stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
+	int n = (int)stbds_arrlen(w->solver_bodies), m = (int)stbds_arrlen(w->push_constraints);
 	const sinew_solver_body *bodies = w->solver_bodies;
-	const sinew_contact_constraint *cs = w->constraints;
+	const sinew_push_constraint *cs = w->push_constraints;
 	stbds_arrsetlen(w->push_level, n);
 	stbds_arrsetlen(w->push_start, n + 1);
 	stbds_arrsetlen(w->push_adjacent, 2 * m);
@@ -80,7 +97,7 @@ void sinew_contacts_order_push(sinew_world *w)
 	while (head < tail) {
 		int32_t i = queue[head++];
 		for (int k = start[i]; k < start[i + 1]; ++k) {
-			const sinew_contact_constraint *cc = &cs[adjacent[k]];
+			const sinew_push_constraint *cc = &cs[adjacent[k]];
 			int32_t o = cc->body_a == i ? cc->body_b : cc->body_a;
 			if (level[o] != SINEW_PUSH_UNREACHED) continue;
 			level[o] = level[i] + 1;
@@ -111,10 +128,10 @@ void sinew_contacts_order_push(sinew_world *w)
 
 /* A point's separation from the bodies' running state, as the velocity passes see it (without the
  * lift). */
-static float separation(const sinew_contact_constraint *cc, int j, const sinew_solver_body *a, const sinew_solver_body *b)
+static float separation(const sinew_push_constraint *cc, int j, const sinew_solver_body *a, const sinew_solver_body *b)
 {
-	sinew_vec2 ra = sinew_rotate(a->dq, cc->points[j].r_a), rb = sinew_rotate(b->dq, cc->points[j].r_b);
-	return cc->points[j].base_separation + sinew_dot(sinew_sub(sinew_add(b->dp, rb), sinew_add(a->dp, ra)), cc->normal);
+	sinew_vec2 ra = sinew_rotate(a->dq, cc->r_a[j]), rb = sinew_rotate(b->dq, cc->r_b[j]);
+	return cc->base_separation[j] + sinew_dot(sinew_sub(sinew_add(b->dp, rb), sinew_add(a->dp, ra)), cc->normal);
 }
 
 /* Bring one constraint to the allowance by moving its bodies apart or together along the normal,
@@ -123,7 +140,7 @@ static float separation(const sinew_contact_constraint *cc, int j, const sinew_s
  * max_push at a time); letting down (when no point is deeper) moves the pair back together by at
  * most the lift it carries and never below the allowance, so a contact that unloads gives its lift
  * back instead of opening a gap. The true separation is the running one plus the lift. */
-static void push_constraint(sinew_world *w, const sinew_contact_constraint *cc, float allowance, float max_push,
+static void push_constraint(sinew_world *w, const sinew_push_constraint *cc, float allowance, float max_push,
                             bool let_down)
 {
 	sinew_solver_body *a = &w->solver_bodies[cc->body_a], *b = &w->solver_bodies[cc->body_b];
@@ -146,7 +163,7 @@ void sinew_contacts_push(sinew_world *w)
 	float allowance = SINEW_PUSH_ALLOWANCE * w->lengths, max_push = w->linear_slop;
 	/* a bound on what a contact can carry, should anything else undo the lifts every step */
 	float max_lift = SINEW_PUSH_MAX_LIFT * w->lengths;
-	sinew_contact_constraint *cs = w->constraints;
+	sinew_push_constraint *cs = w->push_constraints;
 	const sinew_solver_body *bodies = w->solver_bodies;
 	int m = (int)stbds_arrlen(w->push_order);
 	int n = (int)stbds_arrlen(w->solver_bodies);

@@ -46,72 +46,98 @@ void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate,
 	*impulse_scale = s.impulse_scale;
 }
 
+/* The constraint of contact ci between solver slots ia and ib at the start of the step. */
+static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_t ib, softness soft,
+                            sinew_contact_constraint *cc)
+{
+	const sinew_contact *c = &w->contacts[ci];
+	const sinew_body *ba = &w->bodies[c->edges[0].body], *bb = &w->bodies[c->edges[1].body];
+	const sinew_solver_body *sa = &w->solver_bodies[ia], *sb = &w->solver_bodies[ib];
+	float ma = sa->inv_mass, Ia = sa->inv_inertia, mb = sb->inv_mass, Ib = sb->inv_inertia;
+	cc->body_a = ia;
+	cc->body_b = ib;
+	cc->contact = ci;
+	cc->normal = c->manifold.normal;
+	cc->friction = c->friction;
+	cc->restitution = c->restitution;
+	cc->point_count = c->manifold.point_count;
+	cc->force_dv = sinew_dot(sinew_sub(sb->dv, sa->dv), cc->normal);
+	cc->lift = c->lift;
+	cc->bias_rate = soft.bias_rate;
+	cc->mass_scale = soft.mass_scale;
+	cc->impulse_scale = soft.impulse_scale;
+	sinew_vec2 nrm = cc->normal, tan = sinew_right_perp(nrm);
+	sinew_vec2 offset_a = sinew_sub(ba->center, ba->xf.p), offset_b = sinew_sub(bb->center, bb->xf.p);
+	for (int j = 0; j < cc->point_count; ++j) {
+		const sinew_manifold_point *mp = &c->manifold.points[j];
+		sinew_contact_point_constraint *cp = &cc->points[j];
+		cp->r_a = sinew_sub(mp->anchor_a, offset_a);
+		cp->r_b = sinew_sub(mp->anchor_b, offset_b);
+		/* the velocity passes see the overlap the position pass has lifted away (contact_push.c) */
+		cp->base_separation = mp->separation - c->lift - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
+		float rna = sinew_cross(cp->r_a, nrm), rnb = sinew_cross(cp->r_b, nrm);
+		float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb;
+		cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+		float rta = sinew_cross(cp->r_a, tan), rtb = sinew_cross(cp->r_b, tan);
+		float kt = ma + mb + Ia * rta * rta + Ib * rtb * rtb;
+		cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+		cp->normal_impulse = c->warm_normal[j];
+		cp->tangent_impulse = c->warm_tangent[j];
+		cp->total_normal_impulse = cp->total_tangent_impulse = 0.0f;
+		cp->max_normal_impulse = 0.0f;
+		sinew_vec2 dv = sinew_sub(sinew_add(sb->v, sinew_cross_sv(sb->w, cp->r_b)),
+		                          sinew_add(sa->v, sinew_cross_sv(sa->w, cp->r_a)));
+		cp->relative_velocity = sinew_dot(nrm, dv);
+	}
+	cc->block = false;
+	if (cc->point_count == 2) {
+		sinew_vec2 ra0 = cc->points[0].r_a, rb0 = cc->points[0].r_b, ra1 = cc->points[1].r_a, rb1 = cc->points[1].r_b;
+		float rn_a0 = sinew_cross(ra0, nrm), rn_b0 = sinew_cross(rb0, nrm);
+		float rn_a1 = sinew_cross(ra1, nrm), rn_b1 = sinew_cross(rb1, nrm);
+		cc->k11 = ma + mb + Ia * rn_a0 * rn_a0 + Ib * rn_b0 * rn_b0;
+		cc->k22 = ma + mb + Ia * rn_a1 * rn_a1 + Ib * rn_b1 * rn_b1;
+		cc->k12 = ma + mb + Ia * rn_a0 * rn_a1 + Ib * rn_b0 * rn_b1;
+		/* points too close together make K nearly singular: solve them one by one then */
+		cc->block = cc->k11 * cc->k11 < 1000.0f * (cc->k11 * cc->k22 - cc->k12 * cc->k12);
+	}
+}
+
+/* The step's contact constraints: the touching contacts of awake bodies are listed, coloured
+ * (contact_wide.c), then each is built once, straight into its lane or its overflow place. */
 void sinew_contacts_prepare(sinew_world *w, float h)
 {
-	stbds_arrsetlen(w->constraints, 0);
+	stbds_arrsetlen(w->constraint_refs, 0);
+	stbds_arrsetlen(w->restitution_refs, 0);
 	float hertz = sinew_minf(w->def.contact_hertz, 0.25f / h);
 	float zeta = w->def.contact_damping_ratio;
 	softness soft = make_soft(hertz, zeta, h);
+	w->contact_bias_rate = soft.bias_rate;
+	w->contact_mass_scale = soft.mass_scale;
+	w->contact_impulse_scale = soft.impulse_scale;
+	w->wide_avx = sinew_contacts_wide_avx();
 	int n = (int)stbds_arrlen(w->contacts);
 	for (int ci = 0; ci < n; ++ci) {
 		const sinew_contact *c = &w->contacts[ci];
 		if (!c->in_use || (c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
-		const sinew_body *ba = &w->bodies[c->edges[0].body], *bb = &w->bodies[c->edges[1].body];
-		int32_t ia = ba->solver_index, ib = bb->solver_index;
+		int32_t ia = w->bodies[c->edges[0].body].solver_index, ib = w->bodies[c->edges[1].body].solver_index;
 		if (ia == 0 && ib == 0) continue; /* asleep, or both fixed */
-		const sinew_solver_body *sa = &w->solver_bodies[ia], *sb = &w->solver_bodies[ib];
-		float ma = sa->inv_mass, Ia = sa->inv_inertia, mb = sb->inv_mass, Ib = sb->inv_inertia;
-		sinew_contact_constraint cc;
-		cc.body_a = ia;
-		cc.body_b = ib;
-		cc.contact = ci;
-		cc.normal = c->manifold.normal;
-		cc.friction = c->friction;
-		cc.restitution = c->restitution;
-		cc.point_count = c->manifold.point_count;
-		cc.force_dv = sinew_dot(sinew_sub(sb->dv, sa->dv), cc.normal);
-		cc.lift = c->lift;
-		cc.bias_rate = soft.bias_rate;
-		cc.mass_scale = soft.mass_scale;
-		cc.impulse_scale = soft.impulse_scale;
-		sinew_vec2 nrm = cc.normal, tan = sinew_right_perp(nrm);
-		sinew_vec2 offset_a = sinew_sub(ba->center, ba->xf.p), offset_b = sinew_sub(bb->center, bb->xf.p);
-		for (int j = 0; j < cc.point_count; ++j) {
-			const sinew_manifold_point *mp = &c->manifold.points[j];
-			sinew_contact_point_constraint *cp = &cc.points[j];
-			cp->r_a = sinew_sub(mp->anchor_a, offset_a);
-			cp->r_b = sinew_sub(mp->anchor_b, offset_b);
-			/* the velocity passes see the overlap the position pass has lifted away (contact_push.c) */
-			cp->base_separation = mp->separation - c->lift - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
-			float rna = sinew_cross(cp->r_a, nrm), rnb = sinew_cross(cp->r_b, nrm);
-			float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb;
-			cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-			float rta = sinew_cross(cp->r_a, tan), rtb = sinew_cross(cp->r_b, tan);
-			float kt = ma + mb + Ia * rta * rta + Ib * rtb * rtb;
-			cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-			cp->normal_impulse = c->warm_normal[j];
-			cp->tangent_impulse = c->warm_tangent[j];
-			cp->total_normal_impulse = cp->total_tangent_impulse = 0.0f;
-			cp->max_normal_impulse = 0.0f;
-			sinew_vec2 dv = sinew_sub(sinew_add(sb->v, sinew_cross_sv(sb->w, cp->r_b)),
-			                          sinew_add(sa->v, sinew_cross_sv(sa->w, cp->r_a)));
-			cp->relative_velocity = sinew_dot(nrm, dv);
-
-		}
-		cc.block = false;
-		if (cc.point_count == 2) {
-			sinew_vec2 ra0 = cc.points[0].r_a, rb0 = cc.points[0].r_b, ra1 = cc.points[1].r_a, rb1 = cc.points[1].r_b;
-			float rn_a0 = sinew_cross(ra0, nrm), rn_b0 = sinew_cross(rb0, nrm);
-			float rn_a1 = sinew_cross(ra1, nrm), rn_b1 = sinew_cross(rb1, nrm);
-			cc.k11 = ma + mb + Ia * rn_a0 * rn_a0 + Ib * rn_b0 * rn_b0;
-			cc.k22 = ma + mb + Ia * rn_a1 * rn_a1 + Ib * rn_b1 * rn_b1;
-			cc.k12 = ma + mb + Ia * rn_a0 * rn_a1 + Ib * rn_b0 * rn_b1;
-			/* points too close together make K nearly singular: solve them one by one then */
-			cc.block = cc.k11 * cc.k11 < 1000.0f * (cc.k11 * cc.k22 - cc.k12 * cc.k12);
-		}
-		stbds_arrput(w->constraints, cc);
+		sinew_constraint_ref ref = {ci, ia, ib, 0};
+		stbds_arrput(w->constraint_refs, ref);
 	}
 	sinew_contacts_colour(w);
+	int count = (int)stbds_arrlen(w->constraint_refs);
+	for (int i = 0; i < count; ++i) {
+		const sinew_constraint_ref *ref = &w->constraint_refs[i];
+		sinew_contact_constraint cc;
+		make_constraint(w, ref->contact, ref->body_a, ref->body_b, soft, &cc);
+		sinew_contacts_keep_push(w, i, &cc);
+		if (ref->slot >= 0) {
+			sinew_contacts_pack_wide(w, ref->slot, &cc);
+		} else {
+			w->constraints[-1 - ref->slot] = cc;
+		}
+		if (cc.restitution != 0.0f) stbds_arrput(w->restitution_refs, i);
+	}
 }
 
 static void apply_impulse(sinew_solver_body *a, sinew_solver_body *b, sinew_vec2 ra, sinew_vec2 rb, sinew_vec2 p)
@@ -128,14 +154,13 @@ static void apply_impulse(sinew_solver_body *a, sinew_solver_body *b, sinew_vec2
 void sinew_contacts_warm_start(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	int n = (int)stbds_arrlen(w->overflow_constraints);
-	for (int k = 0; k < n; ++k) {
-		int i = w->overflow_constraints[k];
-		const sinew_contact_constraint *cc = &w->constraints[i];
+	int n = (int)stbds_arrlen(w->constraints);
+	for (int i = 0; i < n; ++i) {
+		sinew_contact_constraint *cc = &w->constraints[i];
 		sinew_solver_body *a = &bodies[cc->body_a], *b = &bodies[cc->body_b];
 		sinew_vec2 tan = sinew_right_perp(cc->normal);
 		for (int j = 0; j < cc->point_count; ++j) {
-			sinew_contact_point_constraint *cp = &w->constraints[i].points[j];
+			sinew_contact_point_constraint *cp = &cc->points[j];
 			if (!first_substep) {
 				cp->total_normal_impulse += cp->normal_impulse;
 				cp->total_tangent_impulse += cp->tangent_impulse;
@@ -205,9 +230,9 @@ void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	float push = w->push_max_speed;
-	int n = (int)stbds_arrlen(w->overflow_constraints);
+	int n = (int)stbds_arrlen(w->constraints);
 	for (int k = 0; k < n; ++k) {
-		sinew_contact_constraint *cc = &w->constraints[w->overflow_constraints[k]];
+		sinew_contact_constraint *cc = &w->constraints[k];
 		sinew_solver_body *a = &bodies[cc->body_a], *b = &bodies[cc->body_b];
 		sinew_vec2 nrm = cc->normal;
 		float bias[2], vn[2];
@@ -258,15 +283,25 @@ void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 	sinew_contacts_solve_wide(w, inv_h, use_bias);
 }
 
+/* Constraint ref's state: in place for the overflow, else copied out of its lane into *scratch. */
+static sinew_contact_constraint *constraint_of(sinew_world *w, const sinew_constraint_ref *ref, int point_count,
+                                               sinew_contact_constraint *scratch)
+{
+	if (ref->slot < 0) return &w->constraints[-1 - ref->slot];
+	sinew_contacts_read_wide(w, ref->slot, point_count, scratch);
+	return scratch;
+}
+
 void sinew_contacts_restitution(sinew_world *w)
 {
-	sinew_contacts_unpack_wide(w); /* the coloured constraints' impulses, for this and for store */
 	sinew_solver_body *bodies = w->solver_bodies;
 	float threshold = w->def.restitution_threshold * w->lengths, max_speed = w->max_linear_speed;
-	int n = (int)stbds_arrlen(w->constraints);
-	for (int i = 0; i < n; ++i) {
-		sinew_contact_constraint *cc = &w->constraints[i];
-		if (cc->restitution == 0.0f) continue;
+	int n = (int)stbds_arrlen(w->restitution_refs);
+	for (int k = 0; k < n; ++k) {
+		const sinew_constraint_ref *ref = &w->constraint_refs[w->restitution_refs[k]];
+		const sinew_contact *c = &w->contacts[ref->contact];
+		sinew_contact_constraint scratch;
+		sinew_contact_constraint *cc = constraint_of(w, ref, c->manifold.point_count, &scratch);
 		sinew_solver_body *a = &bodies[cc->body_a], *b = &bodies[cc->body_b];
 		for (int j = 0; j < cc->point_count; ++j) {
 			sinew_contact_point_constraint *cp = &cc->points[j];
@@ -277,7 +312,7 @@ void sinew_contacts_restitution(sinew_world *w)
 			 * the next one's impact speed and the stored impulse grew e-fold per step to
 			 * infinity (found by fuzz_api) */
 			float vn = relative_speed(a, b, cp, cc->normal);
-			float bounce = sinew_minf(-(cc->restitution * cp->relative_velocity), max_speed);
+			float bounce = sinew_minf(-(c->restitution * cp->relative_velocity), max_speed);
 			float impulse = -cp->normal_mass * (vn - bounce + 0.5f * cc->force_dv);
 			float total = sinew_maxf(cp->normal_impulse + impulse, 0.0f);
 			impulse = total - cp->normal_impulse;
@@ -285,6 +320,7 @@ void sinew_contacts_restitution(sinew_world *w)
 			cp->max_normal_impulse = sinew_maxf(cp->max_normal_impulse, impulse);
 			apply_impulse(a, b, cp->r_a, cp->r_b, sinew_scale(impulse, cc->normal));
 		}
+		if (ref->slot >= 0) sinew_contacts_write_normal_wide(w, ref->slot, cc->point_count, cc);
 		bodies[0].v = sinew_v2(0.0f, 0.0f);
 		bodies[0].w = 0.0f;
 	}
@@ -292,19 +328,20 @@ void sinew_contacts_restitution(sinew_world *w)
 
 void sinew_contacts_store(sinew_world *w)
 {
-	int n = (int)stbds_arrlen(w->constraints);
+	int n = (int)stbds_arrlen(w->constraint_refs);
 	for (int i = 0; i < n; ++i) {
-		const sinew_contact_constraint *cc = &w->constraints[i];
-		sinew_contact *c = &w->contacts[cc->contact];
-		sinew_manifold *m = &c->manifold;
-		c->lift = cc->lift;
+		const sinew_constraint_ref *ref = &w->constraint_refs[i];
+		sinew_contact *c = &w->contacts[ref->contact];
+		c->lift = w->push_constraints[i].lift;
+		if (ref->slot >= 0) {
+			sinew_contacts_store_wide(w, ref->slot, c);
+			continue;
+		}
+		const sinew_contact_constraint *cc = &w->constraints[-1 - ref->slot];
 		for (int j = 0; j < cc->point_count; ++j) {
-			c->warm_normal[j] = cc->points[j].normal_impulse;
-			c->warm_tangent[j] = cc->points[j].tangent_impulse;
-			m->points[j].normal_impulse = cc->points[j].total_normal_impulse + cc->points[j].normal_impulse;
-			m->points[j].tangent_impulse = cc->points[j].total_tangent_impulse + cc->points[j].tangent_impulse;
-			m->points[j].max_normal_impulse = cc->points[j].max_normal_impulse;
-			m->points[j].normal_velocity = cc->points[j].relative_velocity;
+			const sinew_contact_point_constraint *cp = &cc->points[j];
+			sinew_contact_store_point(c, j, cp->normal_impulse, cp->tangent_impulse, cp->total_normal_impulse,
+			                          cp->total_tangent_impulse, cp->max_normal_impulse, cp->relative_velocity);
 		}
 	}
 }

@@ -300,9 +300,10 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->awake_bodies);
 	stbds_arrfree(w->constraints);
 	stbds_arrfree(w->wide_constraints);
-	stbds_arrfree(w->contact_colour);
-	stbds_arrfree(w->overflow_constraints);
+	stbds_arrfree(w->constraint_refs);
+	stbds_arrfree(w->restitution_refs);
 	stbds_arrfree(w->colour_bits);
+	stbds_arrfree(w->push_constraints);
 	stbds_arrfree(w->push_level);
 	stbds_arrfree(w->push_start);
 	stbds_arrfree(w->push_adjacent);
@@ -368,7 +369,7 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	                             SINEW_RESERVE(w->solver_bodies, bodies + 1) &&
 	                             SINEW_RESERVE(w->awake_bodies, bodies + 1))) &&
 	            (shapes == 0 || SINEW_RESERVE(w->shapes, shapes)) &&
-	            (contacts == 0 || (SINEW_RESERVE(w->contacts, contacts) && SINEW_RESERVE(w->constraints, contacts)));
+	            (contacts == 0 || (SINEW_RESERVE(w->contacts, contacts) && SINEW_RESERVE(w->constraint_refs, contacts)));
 	/* the pair set sized like the pools; out of memory is reported there and the first contact
 	 * made tries again */
 	if (room && contacts > 0) (void)sinew_pair_set_reserve(w, def->contact_capacity);

@@ -24,7 +24,7 @@
 #define SINEW_RELAX_ITERATIONS 2
 /* overlap the contact position pass leaves in place, metres (contact_push.c) */
 #define SINEW_PUSH_ALLOWANCE (0.1f * SINEW_LINEAR_SLOP)
-/* most a contact point's lift may reach, metres (a 200 kg box on a 0.5 kg one needs 2.8 cm) */
+/* most a contact's lift may reach, metres (a 200 kg box on a 0.5 kg one needs 2.8 cm) */
 #define SINEW_PUSH_MAX_LIFT (20.0f * SINEW_LINEAR_SLOP)
 /* Colours of the contact graph (contact_wide.c); constraints that find none are solved one by one. */
 #define SINEW_GRAPH_COLOURS 24
@@ -147,7 +147,7 @@ typedef struct sinew_solver_body {
 
 typedef struct sinew_contact_point_constraint {
 	sinew_vec2 r_a, r_b;     /* anchors from the centres of mass at the start of the step */
-	float base_separation;   /* separation minus the anchor offset along the normal, minus the lift */
+	float base_separation;   /* separation minus the anchor offset along the normal */
 	float normal_mass, tangent_mass;
 	float normal_impulse, tangent_impulse, max_normal_impulse;
 	float relative_velocity; /* normal velocity before the step, for restitution */
@@ -167,6 +167,14 @@ typedef struct sinew_contact_constraint {
 	int32_t contact;                            /* index in the contact pool */
 	int32_t point_count;
 } sinew_contact_constraint;
+
+/* Where a contact constraint of the step lives: a lane of the coloured wide constraints, or the
+ * overflow list (contact_wide.c). */
+typedef struct sinew_constraint_ref {
+	int32_t contact;        /* index in the contact pool */
+	int32_t body_a, body_b; /* solver body slots */
+	int32_t slot;           /* >= 0: wide constraint slot / 4, lane slot % 4; < 0: world.constraints[-1 - slot] */
+} sinew_constraint_ref;
 
 /* Continuous collision: the end of a fast body's shape that touched an obstacle at the start of the
  * step (continuous.c). */
@@ -200,14 +208,18 @@ typedef struct sinew_world {
 	/* per-step scratch, kept between steps so a step of a sized world never allocates */
 	sinew_solver_body *solver_bodies;
 	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
-	sinew_contact_constraint *constraints;
+	float contact_bias_rate, contact_mass_scale, contact_impulse_scale; /* the step's contact softness */
+	bool wide_avx; /* the step solves the coloured contacts with the AVX kernel (contact_wide.c) */
+	sinew_constraint_ref *constraint_refs; /* every contact constraint of the step, in contact order */
+	int32_t *restitution_refs;             /* those with restitution, in the same order */
+	sinew_contact_constraint *constraints; /* the overflow: constraints that found no colour, solved one by one */
 	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, four lanes each, colour by colour */
 	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
-	int32_t *contact_colour;       /* colour of each constraint, -1: overflow */
-	int32_t *overflow_constraints; /* constraints solved one by one */
 	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
-	/* the contact position pass (contact_push.c): each solver slot's level above the fixed bodies,
-	 * its constraints (compressed rows), a queue, the visiting order and a counting sort's counts */
+	/* the contact position pass (contact_push.c): each constraint's geometry and lift (in
+	 * constraint_refs order), each solver slot's level above the fixed bodies, its constraints
+	 * (compressed rows), a queue, the visiting order and a counting sort's counts */
+	struct sinew_push_constraint *push_constraints;
 	int32_t *push_level, *push_start, *push_adjacent, *push_queue, *push_order, *push_count;
 	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
 	int32_t *island_stack;
@@ -354,16 +366,43 @@ void sinew_contacts_warm_start(sinew_world *world, bool first_substep);
 void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
 void sinew_contacts_restitution(sinew_world *world);
 void sinew_contacts_store(sinew_world *world);
-
-/* contact_wide.c: the coloured constraints, four at a time. */
-void sinew_contacts_colour(sinew_world *world);
-/* contact_push.c: the position pass on contacts overlapping under load, after the substeps; its
- * order is found once per step after prepare */
+/* contact_push.c: the position pass on contacts overlapping under load, after the substeps. Prepare
+ * keeps each constraint's geometry (keep_push), then the order is found once per step. */
+typedef struct sinew_push_constraint {
+	sinew_vec2 normal, r_a[2], r_b[2];
+	float base_separation[2], lift;
+	int32_t body_a, body_b, point_count;
+} sinew_push_constraint;
+void sinew_contacts_keep_push(sinew_world *world, int index, const sinew_contact_constraint *cc);
 void sinew_contacts_order_push(sinew_world *world);
 void sinew_contacts_push(sinew_world *world);
+
+/* Point j's impulses of the step into contact c: the next step's warm start (the last substep's
+ * impulses) and the manifold's report (the step's totals). */
+static inline void sinew_contact_store_point(sinew_contact *c, int j, float normal, float tangent, float total_normal,
+                                             float total_tangent, float max_normal, float velocity)
+{
+	sinew_manifold_point *mp = &c->manifold.points[j];
+	c->warm_normal[j] = normal;
+	c->warm_tangent[j] = tangent;
+	mp->normal_impulse = total_normal + normal;
+	mp->tangent_impulse = total_tangent + tangent;
+	mp->max_normal_impulse = max_normal;
+	mp->normal_velocity = velocity;
+}
+
+/* contact_wide.c: the coloured constraints, four at a time. colour gives every constraint_ref its
+ * slot, sizes the wide constraints and world.constraints (the overflow) and pads the last block of
+ * each colour; pack writes one constraint into its lane; read copies a lane's state back (anchors,
+ * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
+void sinew_contacts_colour(sinew_world *world);
+void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
+void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
+void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
+void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);
+bool sinew_contacts_wide_avx(void);
 void sinew_contacts_warm_start_wide(sinew_world *world, bool first_substep);
 void sinew_contacts_solve_wide(sinew_world *world, float inv_h, bool use_bias);
-void sinew_contacts_unpack_wide(sinew_world *world);
 
 /* island.c */
 void sinew_islands_wake_connected(sinew_world *world);
