@@ -283,6 +283,7 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 		keep_reachable_points(w, &c->manifold, a, b, dt, reach);
 		match_impulses(c, &old);
 		touching = c->manifold.point_count > 0;
+		if (!touching) c->lift = 0.0f; /* the position pass's lift (contact_push.c) ends with the touch */
 		if (touching != was_touching && (c->flags & SINEW_CONTACT_EVENTS)) {
 			if (touching) {
 				sinew_contact_begin_event e;

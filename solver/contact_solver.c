@@ -62,6 +62,7 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 	cc->restitution = c->restitution;
 	cc->point_count = c->manifold.point_count;
 	cc->force_dv = sinew_dot(sinew_sub(sb->dv, sa->dv), cc->normal);
+	cc->lift = c->lift;
 	cc->bias_rate = soft.bias_rate;
 	cc->mass_scale = soft.mass_scale;
 	cc->impulse_scale = soft.impulse_scale;
@@ -72,7 +73,8 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 		sinew_contact_point_constraint *cp = &cc->points[j];
 		cp->r_a = sinew_sub(mp->anchor_a, offset_a);
 		cp->r_b = sinew_sub(mp->anchor_b, offset_b);
-		cp->base_separation = mp->separation - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
+		/* the velocity passes see the overlap the position pass has lifted away (contact_push.c) */
+		cp->base_separation = mp->separation - c->lift - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
 		float rna = sinew_cross(cp->r_a, nrm), rnb = sinew_cross(cp->r_b, nrm);
 		float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb;
 		cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
@@ -128,6 +130,7 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		const sinew_constraint_ref *ref = &w->constraint_refs[i];
 		sinew_contact_constraint cc;
 		make_constraint(w, ref->contact, ref->body_a, ref->body_b, soft, &cc);
+		sinew_contacts_keep_push(w, i, &cc);
 		if (ref->slot >= 0) {
 			sinew_contacts_pack_wide(w, ref->slot, &cc);
 		} else {
@@ -329,6 +332,7 @@ void sinew_contacts_store(sinew_world *w)
 	for (int i = 0; i < n; ++i) {
 		const sinew_constraint_ref *ref = &w->constraint_refs[i];
 		sinew_contact *c = &w->contacts[ref->contact];
+		c->lift = w->push_constraints[i].lift;
 		if (ref->slot >= 0) {
 			sinew_contacts_store_wide(w, ref->slot, c);
 			continue;

@@ -145,6 +145,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	float h = dt / (float)substeps, inv_h = 1.0f / h;
 	gather_bodies(w, h);
 	sinew_contacts_prepare(w, h);
+	sinew_contacts_order_push(w);
 	/* like contacts, a correction rate stiffer than a quarter of the substep rate makes sequential
 	 * rows overshoot: cap it there */
 	float joint_hertz = sinew_minf(w->def.joint_hertz, 0.25f / h);
@@ -171,6 +172,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 		sinew_joints_end_substep(w);
 	}
 	sinew_continuous_collide(w);
+	sinew_contacts_push(w);
 	if (stbds_arrlen(w->tree_nodes) > 0) { /* post-stabilise the joint trees in position */
 		sinew_joints_update_rows(w, h);
 		sinew_joint_tree_project(w, false, 0.0f);

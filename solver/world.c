@@ -303,6 +303,14 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->constraint_refs);
 	stbds_arrfree(w->restitution_refs);
 	stbds_arrfree(w->colour_bits);
+	stbds_arrfree(w->push_constraints);
+	stbds_arrfree(w->push_level);
+	stbds_arrfree(w->push_start);
+	stbds_arrfree(w->push_adjacent);
+	stbds_arrfree(w->push_queue);
+	stbds_arrfree(w->push_order);
+	stbds_arrfree(w->push_count);
+	stbds_arrfree(w->push_before);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);
 	stbds_arrfree(w->begin_events);

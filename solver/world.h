@@ -22,6 +22,10 @@
 #define SINEW_TIME_TO_SLEEP 0.5f
 /* Relax passes per substep: the second one settles stacks and mass ratios (see docs/architecture.md). */
 #define SINEW_RELAX_ITERATIONS 2
+/* overlap the contact position pass leaves in place, metres (contact_push.c) */
+#define SINEW_PUSH_ALLOWANCE (0.1f * SINEW_LINEAR_SLOP)
+/* most a contact's lift may reach, metres (a 200 kg box on a 0.5 kg one needs 2.8 cm) */
+#define SINEW_PUSH_MAX_LIFT (20.0f * SINEW_LINEAR_SLOP)
 /* Colours of the contact graph (contact_wide.c); constraints that find none are solved one by one. */
 #define SINEW_GRAPH_COLOURS 24
 /* Written by sinew_default_*_def(): a def that lacks it was not initialised. */
@@ -120,6 +124,7 @@ typedef struct sinew_contact {
 	int32_t next_free;
 	float friction, restitution;
 	float warm_normal[2], warm_tangent[2]; /* per-substep impulses carried to the next step */
+	float lift; /* how far the position pass has moved the pair apart out of its load (contact_push.c) */
 	sinew_manifold manifold;
 	sinew_contact_cache cache;
 } sinew_contact;
@@ -156,6 +161,7 @@ typedef struct sinew_contact_constraint {
 	float bias_rate, mass_scale, impulse_scale; /* contact softness over one substep */
 	float k11, k12, k22;                        /* normal mass matrix of a two-point manifold */
 	float force_dv;                             /* relative normal velocity change per substep from gravity and forces */
+	float lift;                                 /* the position pass's lift of the pair (contact_push.c) */
 	bool block;                                 /* solve the two points together */
 	int32_t body_a, body_b;                     /* solver body slots */
 	int32_t contact;                            /* index in the contact pool */
@@ -210,6 +216,12 @@ typedef struct sinew_world {
 	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, four lanes each, colour by colour */
 	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
 	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
+	/* the contact position pass (contact_push.c): each constraint's geometry and lift (in
+	 * constraint_refs order), each solver slot's level above the fixed bodies, its constraints
+	 * (compressed rows), a queue, the visiting order and a counting sort's counts */
+	struct sinew_push_constraint *push_constraints;
+	int32_t *push_level, *push_start, *push_adjacent, *push_queue, *push_order, *push_count;
+	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
 	int32_t *island_stack;
 	int32_t *island_bodies;
 	/* events of the last step */
@@ -354,6 +366,16 @@ void sinew_contacts_warm_start(sinew_world *world, bool first_substep);
 void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
 void sinew_contacts_restitution(sinew_world *world);
 void sinew_contacts_store(sinew_world *world);
+/* contact_push.c: the position pass on contacts overlapping under load, after the substeps. Prepare
+ * keeps each constraint's geometry (keep_push), then the order is found once per step. */
+typedef struct sinew_push_constraint {
+	sinew_vec2 normal, r_a[2], r_b[2];
+	float base_separation[2], lift;
+	int32_t body_a, body_b, point_count;
+} sinew_push_constraint;
+void sinew_contacts_keep_push(sinew_world *world, int index, const sinew_contact_constraint *cc);
+void sinew_contacts_order_push(sinew_world *world);
+void sinew_contacts_push(sinew_world *world);
 
 /* Point j's impulses of the step into contact c: the next step's warm start (the last substep's
  * impulses) and the manifold's report (the step's totals). */

@@ -1,0 +1,128 @@
+/* Stacks under load: how deep each contact sinks, how much a tall stack sags, and that the stack
+ * is still at rest (no jitter) and falls asleep. Each test prints the figures docs/guide.md
+ * quotes ("Contacts under load"). */
+#include "support.h"
+
+#include <math.h>
+
+enum { STACK = 30 };
+
+/* The deepest point of each of body's contacts, as a penetration (0 when not overlapping). */
+static float deepest_penetration(sinew_body_id body)
+{
+	sinew_body_contact contacts[8];
+	int n = sinew_body_get_contacts(body, contacts, 8);
+	float worst = 0.0f;
+	for (int j = 0; j < n; ++j) worst = sinew_maxf(worst, -contacts[j].separation);
+	return worst;
+}
+
+static sinew_world_id stack_world(bool sleep, sinew_body_id boxes[STACK])
+{
+	sinew_world_id world = make_world(NULL);
+	sinew_world_enable_sleep(world, sleep);
+	make_ground(world, 0.0f, 0.6f);
+	for (int i = 0; i < STACK; ++i) boxes[i] = make_box(world, 0.0f, 0.5f + (float)i, 0.5f, 0.5f, 1.0f, 0.6f);
+	return world;
+}
+
+/* 30 boxes of 1 m (1 kg each) on the ground, sleep off, 6 s: after the first second no contact
+ * is ever more than 2 mm deep, and the top box sags less than 3 cm below where touching boxes
+ * would put it (30 contacts at 1 mm each). */
+static void stack30_penetration_and_sag(void **state)
+{
+	(void)state;
+	sinew_body_id boxes[STACK];
+	sinew_world_id world = stack_world(false, boxes);
+	step_n(world, 60);
+	float worst = 0.0f, worst_sag = 0.0f;
+	for (int s = 0; s < 300; ++s) {
+		step_n(world, 1);
+		for (int i = 0; i < STACK; ++i) worst = sinew_maxf(worst, deepest_penetration(boxes[i]));
+		float top = sinew_body_get_position(boxes[STACK - 1]).y;
+		worst_sag = sinew_maxf(worst_sag, (0.5f + (float)(STACK - 1)) - top);
+	}
+	sinew_vec2 top = sinew_body_get_position(boxes[STACK - 1]);
+	print_message("stack30: deepest contact %.5f m, sag %.5f m (worst %.5f m), top x %.5f m\n", (double)worst,
+	              (double)((0.5f + (float)(STACK - 1)) - top.y), (double)worst_sag, (double)top.x);
+	assert_true(worst < 0.002f);
+	assert_true(worst_sag < 0.03f);
+	assert_float_near(top.x, 0.0f, 0.01f);
+	sinew_destroy_world(world);
+}
+
+/* At rest means at rest: sleep off, over seconds 3 to 6 the top box of the 30-stack never moves
+ * faster than 1 cm/s; with sleep on, the whole stack falls asleep within 6 s. */
+static void stack30_rests_and_sleeps(void **state)
+{
+	(void)state;
+	sinew_body_id boxes[STACK];
+	sinew_world_id world = stack_world(false, boxes);
+	step_n(world, 180);
+	float fastest = 0.0f;
+	for (int s = 0; s < 180; ++s) {
+		step_n(world, 1);
+		fastest = sinew_maxf(fastest, sinew_length(sinew_body_get_linear_velocity(boxes[STACK - 1])));
+	}
+	print_message("stack30: top box fastest over 3-6 s %.6f m/s\n", (double)fastest);
+	assert_true(fastest < 0.01f);
+	sinew_destroy_world(world);
+
+	world = stack_world(true, boxes);
+	int asleep_at = -1;
+	for (int s = 0; s < 360 && asleep_at < 0; ++s) {
+		step_n(world, 1);
+		if (!sinew_body_is_awake(boxes[STACK - 1]) && !sinew_body_is_awake(boxes[0])) asleep_at = s + 1;
+	}
+	print_message("stack30: asleep after %d steps\n", asleep_at);
+	assert_true(asleep_at > 0);
+	sinew_destroy_world(world);
+}
+
+/* A 200 kg box resting on a 0.5 kg box (400:1), both 1 m, sleep off, 5 s: each contact (light box
+ * on the ground, heavy box on the light one) is never more than 2 mm deep after the first second,
+ * the heavy box rests still, and the light box is not squeezed out sideways. */
+static void heavy_on_light(void **state)
+{
+	(void)state;
+	sinew_world_id world = make_world(NULL);
+	sinew_world_enable_sleep(world, false);
+	make_ground(world, 0.0f, 0.6f);
+	sinew_body_id light = make_box(world, 0.0f, 0.5f, 0.5f, 0.5f, 0.5f, 0.6f);
+	sinew_body_id heavy = make_box(world, 0.0f, 1.5f, 0.5f, 0.5f, 200.0f, 0.6f);
+	assert_float_near(sinew_body_get_mass(heavy) / sinew_body_get_mass(light), 400.0f, 0.01f);
+	step_n(world, 60);
+	float ground_depth = 0.0f, box_depth = 0.0f, fastest = 0.0f;
+	for (int s = 0; s < 240; ++s) {
+		step_n(world, 1);
+		sinew_body_contact contacts[4];
+		int n = sinew_body_get_contacts(light, contacts, 4);
+		assert_int_equal(n, 2);
+		for (int j = 0; j < n; ++j) {
+			float depth = sinew_maxf(-contacts[j].separation, 0.0f);
+			if (SINEW_ID_EQUALS(contacts[j].other_body, heavy)) box_depth = sinew_maxf(box_depth, depth);
+			else ground_depth = sinew_maxf(ground_depth, depth);
+		}
+		if (s >= 120) fastest = sinew_maxf(fastest, sinew_length(sinew_body_get_linear_velocity(heavy)));
+	}
+	sinew_vec2 pl = sinew_body_get_position(light), ph = sinew_body_get_position(heavy);
+	print_message("200 kg on 0.5 kg: light on ground %.5f m, heavy on light %.5f m, heavy at y %.5f, fastest over 3-5 s %.6f m/s\n",
+	              (double)ground_depth, (double)box_depth, (double)ph.y, (double)fastest);
+	assert_true(ground_depth < 0.002f);
+	assert_true(box_depth < 0.002f);
+	assert_true(fastest < 0.01f);
+	assert_float_near(pl.x, 0.0f, 0.01f);
+	assert_float_near(ph.x, 0.0f, 0.01f);
+	assert_float_near(ph.y, 1.5f, 0.004f);
+	sinew_destroy_world(world);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(stack30_penetration_and_sag),
+		cmocka_unit_test(stack30_rests_and_sleeps),
+		cmocka_unit_test(heavy_on_light),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
