@@ -80,7 +80,7 @@ INC_view      := -Iinclude -Itools $(SDL_CFLAGS)
 VIEW_SRC      := $(wildcard tools/view/*.c)
 VIEW_OBJ      := $(VIEW_SRC:%.c=$(OBJ)/%.o)
 
-.PHONY: all lib test run bench install clean golden format test-viewer
+.PHONY: all lib test run bench install clean golden format test-viewer install-lib
 all: lib $(BUILD)/sinew $(BUILD)/sinew-view
 lib: $(BUILD)/libsinew.a $(BUILD)/libsinew.so $(BUILD)/$(SONAME)
 
@@ -123,7 +123,7 @@ $(BUILD)/tests/%: $(OBJ)/tests/%.o $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT_OBJ) $(BUILD)/libsinew.a -lcmocka $(LDLIBS)
 
-test: $(TEST_BIN) $(BUILD)/sinew
+test: $(TEST_BIN) $(BUILD)/sinew lib
 	@CC="$(CC)" LDFLAGS="$(LDFLAGS)" SAN="$(SAN)" sh scripts/run_tests.sh $(BUILD) $(TEST_BIN)
 
 # Screenshots of scenes taken by sinew-view under xvfb-run and checked (scripts/test_viewer.sh).
@@ -177,15 +177,20 @@ golden: $(BUILD)/sinew
 	@sh scripts/golden.sh $(BUILD)/sinew update
 
 # sinew.pc links libsinew.so; sinew-static.pc names libsinew.a itself, so that a static link
-# cannot pick the shared library up by accident.
-install: all
-	install -d $(DESTDIR)$(PREFIX)/include/sinew $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+# cannot pick the shared library up by accident. install-lib is what a program that embeds sinew
+# builds against (headers, both libraries, the pkg-config files); scripts/check_link.sh installs
+# it into a temporary directory during make test and links a program both ways.
+install: install-lib all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/sinew $(BUILD)/sinew-view $(DESTDIR)$(PREFIX)/bin/
+
+install-lib: lib
+	install -d $(DESTDIR)$(PREFIX)/include/sinew $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/sinew/*.h $(DESTDIR)$(PREFIX)/include/sinew/
 	install -m 644 $(BUILD)/libsinew.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/libsinew.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libsinew.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf libsinew.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsinew.so
-	install -m 755 $(BUILD)/sinew $(BUILD)/sinew-view $(DESTDIR)$(PREFIX)/bin/
 	for pc in sinew sinew-static; do \
 		sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(SO_VERSION)|' scripts/$$pc.pc.in \
 			> $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \

@@ -2,7 +2,7 @@
 # Make sure the Debian packages a group of targets needs are installed, and nothing more.
 # usage: deps.sh [GROUP...]   (no group means lib)
 #   lib       the library and the sinew program: libjansson-dev, libstb-dev
-#   test      the cmocka tests (make test): lib + libcmocka-dev
+#   test      the cmocka tests (make test): lib + libcmocka-dev, pkgconf (scripts/check_link.sh)
 #   viewer    the interactive viewer, build/sinew-view: lib + libsdl2-dev
 #   test-viewer   make test-viewer: viewer + xvfb, xauth (a virtual X display for screenshots)
 #   fuzz      the fuzzers: lib + clang
@@ -30,7 +30,7 @@ need=""
 for group in "$@"; do
 	case "$group" in
 	lib) lib ;;
-	test) lib; want /usr/include/cmocka.h libcmocka-dev ;;
+	test) lib; want /usr/include/cmocka.h libcmocka-dev; want /usr/bin/pkg-config pkgconf ;;
 	viewer) lib; want /usr/include/SDL2/SDL.h libsdl2-dev ;;
 	test-viewer) lib; want /usr/include/SDL2/SDL.h libsdl2-dev; xvfb ;;
 	xvfb) xvfb ;;

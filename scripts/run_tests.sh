@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run every cmocka test binary, then the golden-hash check of every scene (not with SAN set), then the code examples
+# Run every cmocka test binary, then the golden-hash check of every scene and the install check
+# (scripts/check_link.sh; neither with SAN set), then the code examples
 # of the docs (scripts/doc_examples.sh: each example one test); print one closing line
 # "N passed, N failed" and exit non-zero if anything failed.
 #
@@ -49,6 +50,12 @@ if [ -n "${SAN:-}" ]; then
 elif [ -x "$build/sinew" ] && [ -d tests/golden ]; then
 	if sh scripts/golden.sh "$build/sinew" check; then passed=$((passed + 1)); else
 		failed=$((failed + 1)); failed_names="$failed_names golden"; fi
+fi
+# The installed libraries and the README's two pkg-config recipes (not under the sanitizers: a
+# program linked against sanitized libraries needs their runtime flags too).
+if [ -z "${SAN:-}" ] && [ -f "$build/libsinew.a" ]; then
+	if sh scripts/check_link.sh "$build"; then passed=$((passed + 1)); else
+		failed=$((failed + 1)); failed_names="$failed_names link"; fi
 fi
 if [ -f "$build/libsinew.a" ]; then
 	out=$(sh scripts/doc_examples.sh "$build" 2>&1); rc=$?
