@@ -103,6 +103,15 @@ sinew_scene *must_load_scene(const char *text)
 	return scene;
 }
 
+sinew_scene *must_load_scene_file(const char *path)
+{
+	char error[512] = "";
+	sinew_scene *scene = sinew_scene_load_file(path, error, sizeof error);
+	if (scene == NULL) print_error("%s\n", error);
+	assert_non_null(scene);
+	return scene;
+}
+
 static float wrap_pi(float a)
 {
 	a = remainderf(a, 2.0f * SINEW_PI);

@@ -36,6 +36,8 @@ void step_n(sinew_world_id world, int n);
 void expect_scene_error(const char *text, const char *expected);
 /* Load scene text named "good.json"; fails the test (printing the error) when it does not load. */
 sinew_scene *must_load_scene(const char *text);
+/* Load a scene file; fails the test (printing the error) when it does not load. */
+sinew_scene *must_load_scene_file(const char *path);
 
 /* The godot ragdoll model's world-frame bands (docs/ragdoll.md), watched every frame while limp. A
  * limited joint's swing (the parent-centre -> child-centre line, from its world direction when the

@@ -181,10 +181,7 @@ static void scissor_lift_holds(void **state)
 static void joint_grid_scene_holds(void **state)
 {
 	(void)state;
-	char error[256] = "";
-	sinew_scene *scene = sinew_scene_load_file("scenes/joint_grid.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
+	sinew_scene *scene = must_load_scene_file("scenes/joint_grid.json");
 	int count = sinew_scene_get_joint_count(scene), steps = sinew_scene_get_default_steps(scene);
 #if defined(__SANITIZE_ADDRESS__)
 	steps = 60; /* under the sanitizers (make test SAN=1) the worst steps only: the jolt is over by step 10 */

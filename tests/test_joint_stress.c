@@ -20,10 +20,7 @@ static bool body_is_finite(sinew_body_id b)
 static void heavy_hips_stay_finite(void **state)
 {
 	(void)state;
-	char error[256] = "";
-	sinew_scene *scene = sinew_scene_load_file("scenes/ragdolls50.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
+	sinew_scene *scene = must_load_scene_file("scenes/ragdolls50.json");
 	int bodies = sinew_scene_get_body_count(scene), joints = sinew_scene_get_joint_count(scene), hips = 0;
 	for (int i = 0; i < bodies; ++i) {
 		const char *name = sinew_scene_get_body_name(scene, i);

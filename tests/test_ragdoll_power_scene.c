@@ -134,10 +134,7 @@ static void test_power_ops(void **state)
 static void test_power_push_scene(void **state)
 {
 	(void)state;
-	char error[512] = "";
-	sinew_scene *s = sinew_scene_load_file("scenes/power_push.json", error, sizeof error);
-	if (s == NULL) print_error("%s\n", error);
-	assert_non_null(s);
+	sinew_scene *s = must_load_scene_file("scenes/power_push.json");
 	assert_int_equal(sinew_scene_get_rig_count(s), 3);
 	double sum[3] = {0.0, 0.0, 0.0};
 	int frames = 0;
@@ -172,10 +169,7 @@ static void test_power_push_scene(void **state)
 static void test_limb_walk_scene(void **state)
 {
 	(void)state;
-	char error[512] = "";
-	sinew_scene *s = sinew_scene_load_file("scenes/limb_walk.json", error, sizeof error);
-	if (s == NULL) print_error("%s\n", error);
-	assert_non_null(s);
+	sinew_scene *s = must_load_scene_file("scenes/limb_walk.json");
 	sinew_ragdoll *rd = sinew_scene_get_ragdoll(s, 0);
 	sinew_rig *rig = sinew_scene_get_rig(s, 0);
 	sinew_rig_part_state before[SINEW_PART_COUNT], after[SINEW_PART_COUNT];

@@ -13,15 +13,6 @@
 
 #define PI_F 3.14159265358979f
 
-static sinew_scene *load(const char *path)
-{
-	char error[512] = "";
-	sinew_scene *s = sinew_scene_load_file(path, error, sizeof error);
-	if (s == NULL) print_error("%s\n", error);
-	assert_non_null(s);
-	return s;
-}
-
 static float wrap(float a)
 {
 	while (a > PI_F) a -= 2.0f * PI_F;
@@ -57,7 +48,7 @@ static void posed_parts(const sinew_rig *rig, sinew_rig_part_state parts[SINEW_P
 
 static void run_harness(const char *path, bool godot, bool terrain)
 {
-	sinew_scene *scene = load(path);
+	sinew_scene *scene = must_load_scene_file(path);
 	sinew_ragdoll *rd = sinew_scene_get_ragdoll(scene, 0);
 	assert_non_null(rd);
 	const sinew_rig *rig = sinew_ragdoll_get_rig(rd);
@@ -224,7 +215,7 @@ static void test_op_errors(void **state)
 static void test_trace(void **state)
 {
 	(void)state;
-	sinew_scene *scene = load("scenes/harness.json");
+	sinew_scene *scene = must_load_scene_file("scenes/harness.json");
 	char path[] = "/tmp/sinew_ragdoll_trace_XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);

@@ -71,10 +71,7 @@ static void test_every_reference_scene_loads(void **state)
 	assert_int_equal(glob("scenes/*.json", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc >= 7);
 	for (size_t i = 0; i < g.gl_pathc; ++i) {
-		char error[512] = "";
-		sinew_scene *scene = sinew_scene_load_file(g.gl_pathv[i], error, sizeof error);
-		if (scene == NULL) print_error("%s\n", error);
-		assert_non_null(scene);
+		sinew_scene *scene = must_load_scene_file(g.gl_pathv[i]);
 		assert_true(sinew_world_is_valid(sinew_scene_get_world(scene)));
 		assert_true(sinew_scene_get_body_count(scene) > 0);
 		assert_true(sinew_scene_get_default_steps(scene) >= 120); /* at least 2 s: long enough to show its point */
@@ -866,10 +863,7 @@ static void test_trace_has_joints(void **state)
 static void test_breakable_trace_has_joint_broken(void **state)
 {
 	(void)state;
-	char error[512];
-	sinew_scene *scene = sinew_scene_load_file("scenes/breakable.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
+	sinew_scene *scene = must_load_scene_file("scenes/breakable.json");
 	json_t *root = trace_scene(scene, sinew_scene_get_default_steps(scene));
 	json_t *frames = object_key(root, "frames");
 	int weak = 0, torque = 0, other = 0, weak_step = -1;

@@ -264,10 +264,7 @@ static void test_refused_spawn_leaves_nothing(void **state)
 static void test_rain_scene_spawns_on_schedule(void **state)
 {
 	(void)state;
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_file("scenes/bench/rain.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
+	sinew_scene *scene = must_load_scene_file("scenes/bench/rain.json");
 	sinew_world_id w = sinew_scene_get_world(scene);
 	assert_int_equal(sinew_world_get_counters(w).body_count, 5);
 	assert_int_equal(sinew_world_get_counters(w).shape_count, 5 * 501);
@@ -285,10 +282,7 @@ static void test_rain_scene_spawns_on_schedule(void **state)
 static void test_stickman_rain_first_wave(void **state)
 {
 	(void)state;
-	char error[512] = "";
-	sinew_scene *scene = sinew_scene_load_file("scenes/bench/stickman_rain.json", error, sizeof error);
-	if (scene == NULL) print_error("%s\n", error);
-	assert_non_null(scene);
+	sinew_scene *scene = must_load_scene_file("scenes/bench/stickman_rain.json");
 	sinew_world_id w = sinew_scene_get_world(scene);
 	int terrain = sinew_world_get_counters(w).body_count;
 	sinew_scene_step(scene);
