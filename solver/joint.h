@@ -69,6 +69,7 @@ typedef struct sinew_joint {
 	int32_t row_start; /* first row in the world's row array this step, -1 when not solved */
 	int32_t row_count;
 	int32_t tree_node; /* node in the joint tree, -1 when its rigid rows are solved one by one */
+	int8_t solved_as;  /* how its rows were solved last step: SINEW_JOINT_SOLVED_* (joint_tree.c) */
 	int32_t next_free;
 	uint32_t generation;
 	uint8_t type;

@@ -123,6 +123,25 @@ static void grow_from(sinew_world *w, int32_t root_slot)
 	}
 }
 
+/* A joint's impulses start the next step (warm start; the tree's geometric stiffness reads them)
+ * only while its rows are solved the same way. The exact solves carry impulses that only mean
+ * something there: a tree row's can be large where a kinematic body pins the tree against a static
+ * one, and when a body's type changed and that joint's limit became a row solved one by one, its
+ * warm start threw bodies at 1e9 rad/s (random body-type switching, test_joint_stress). */
+enum { SINEW_JOINT_SOLVED_ONE_BY_ONE, SINEW_JOINT_SOLVED_TREE, SINEW_JOINT_SOLVED_LOOP };
+
+static void forget_changed_roles(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->active_joints);
+	for (int i = 0; i < n; ++i) {
+		sinew_joint *j = &w->joints[w->active_joints[i]];
+		int8_t role = j->tree_node >= 0 ? SINEW_JOINT_SOLVED_TREE : j->tree_node == -2 ? SINEW_JOINT_SOLVED_LOOP : SINEW_JOINT_SOLVED_ONE_BY_ONE;
+		if (role != j->solved_as)
+			for (int r = 0; r < j->row_count; ++r) w->joint_rows[j->row_start + r].impulse = 0.0f;
+		j->solved_as = role;
+	}
+}
+
 void sinew_joint_tree_build(sinew_world *w)
 {
 	stbds_arrsetlen(w->tree_nodes, 0);
@@ -163,7 +182,7 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, false, false, false};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
@@ -173,6 +192,8 @@ void sinew_joint_tree_build(sinew_world *w)
 		for (int32_t i = begin; i < end; ++i) w->tree_nodes[i].tree = (int32_t)stbds_arrlen(w->tree_ranges);
 		stbds_arrput(w->tree_ranges, r);
 	}
+	stbds_arrsetlen(w->tree_keep, count);
+	forget_changed_roles(w);
 	sinew_joint_loops_find(w);
 	sinew_joint_tree_mark_energy(w);
 }
@@ -285,7 +306,9 @@ static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 static void add_stiffness(sinew_world *w, int32_t slot, double k)
 {
 	int32_t node = slot > 0 ? w->tree_body_node[slot] : -1;
-	if (node >= 0) w->tree_nodes[node].stiffness += k;
+	if (node < 0 || !(k > 0.0)) return;
+	w->tree_nodes[node].stiffness += k;
+	w->tree_ranges[w->tree_nodes[node].tree].stiff = true;
 }
 
 /* Geometric stiffness. A point row's Jacobian turns with its bodies, so the impulse lambda it carries
@@ -302,6 +325,8 @@ static void geometric_stiffness(sinew_world *w, float h)
 {
 	int count = (int)stbds_arrlen(w->tree_nodes);
 	for (int i = 0; i < count; ++i) w->tree_nodes[i].stiffness = 0.0;
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) w->tree_ranges[t].stiff = false;
 	if (h <= 0.0f) return;
 	for (int i = 0; i < count; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
@@ -566,7 +591,9 @@ static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const sinew_t
 			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
 			if (pass->position ? n->y[n->dim - 1] >= 0.0 : rc->impulse >= 0.0f) continue;
 			if (!pass->position) {
-				sinew_row_apply(w->solver_bodies, rc, -rc->impulse);
+				/* a non-finite impulse (a solve the fall-back puts back, sinew_joint_tree_solve)
+				 * would make the velocity of a fixed end NaN (0 times infinity) */
+				if (isfinite(rc->impulse)) sinew_row_apply(w->solver_bodies, rc, -rc->impulse);
 				rc->impulse = 0.0f;
 			}
 			drop_limit(w, n);
@@ -595,26 +622,177 @@ static void settle_limits(sinew_world *w, int32_t begin, int32_t end, const sine
 
 
 
-void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
-{
-	sinew_tree_pass pass = {h, use_bias, false, false};
-	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) {
-		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
-		bool has_limits = w->tree_ranges[t].has_limits;
-		sinew_tree_solve_range(w, begin, end, &pass);
-		if (has_limits) settle_limits(w, begin, end, &pass);
-	}
-	sinew_joint_loops_solve(w, &pass);
-}
-
-/* Kinetic energy of a body with velocity (v, w), and its potential energy in gravity. */
+/* Kinetic energy of a body with velocity (v, w). */
 static double kinetic(const sinew_solver_body *b, double vx, double vy, double w)
 {
 	double k = b->inv_mass > 0.0f ? 0.5 * (vx * vx + vy * vy) / b->inv_mass : 0.0;
 	return k + (b->inv_inertia > 0.0f ? 0.5 * w * w / b->inv_inertia : 0.0);
 }
 
+/* The tree's state before a velocity solve (sinew_tree_keep); returns its kinetic energy. */
+double sinew_tree_keep_state(sinew_world *w, const sinew_tree_range *r)
+{
+	double e = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		sinew_tree_keep *k = &w->tree_keep[i];
+		if (n->is_body) {
+			const sinew_solver_body *b = &w->solver_bodies[n->ref];
+			k->value[0] = b->v.x;
+			k->value[1] = b->v.y;
+			k->value[2] = b->w;
+			e += kinetic(b, b->v.x, b->v.y, b->w);
+			continue;
+		}
+		k->dim = n->dim;
+		k->limit = n->dim > n->rigid ? n->rows[n->dim - 1] : -1;
+		for (int r2 = 0; r2 < n->dim; ++r2) k->value[r2] = w->joint_rows[n->rows[r2]].impulse;
+	}
+	return e;
+}
+
+/* Back to the state sinew_tree_keep_state saw: velocities, active sets and impulses (a limit outside its block
+ * carries no impulse in the velocity passes). */
+static void restore_tree(sinew_world *w, const sinew_tree_range *r)
+{
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		const sinew_tree_keep *k = &w->tree_keep[i];
+		if (n->is_body) {
+			sinew_solver_body *b = &w->solver_bodies[n->ref];
+			b->v = sinew_v2(k->value[0], k->value[1]);
+			b->w = k->value[2];
+			continue;
+		}
+		for (int r2 = 0; r2 < n->row_count; ++r2) {
+			sinew_row_constraint *rc = &w->joint_rows[n->first_row + r2];
+			if (!rc->tree_owned) continue;
+			rc->in_tree = false;
+			rc->impulse = 0.0f;
+		}
+		n->dim = n->rigid;
+		if (k->limit >= 0) add_limit(w, n, k->limit);
+		for (int r2 = 0; r2 < n->dim; ++r2) w->joint_rows[n->rows[r2]].impulse = k->value[r2];
+	}
+}
+
+/* The fastest a point of a kinematic body jointed to the tree moves (its speed plus its spin times
+ * its size): the most it can drive the tree's speed up by in one solve. */
+static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
+{
+	double u = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (!n->is_body) continue;
+		int32_t bi = w->awake_bodies[n->ref];
+		for (int32_t ji = w->bodies[bi].joint_list; ji != SINEW_NULL_INDEX;) {
+			const sinew_joint *j = &w->joints[ji];
+			int e = sinew_joint_edge_of(j, bi);
+			int32_t other = j->edges[e ^ 1].body;
+			ji = j->edges[e].next;
+			if (other == SINEW_NULL_INDEX) continue;
+			const sinew_body *o = &w->bodies[other];
+			int32_t slot = o->solver_index;
+			if (slot <= 0 || w->solver_bodies[slot].inv_mass > 0.0f) continue;
+			const sinew_solver_body *k = &w->solver_bodies[slot];
+			u = fmax(u, sqrt((double)k->v.x * k->v.x + (double)k->v.y * k->v.y) + fabs((double)k->w) * (double)o->max_extent);
+		}
+	}
+	return u;
+}
+
+static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
+{
+	double mass = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (w->tree_nodes[i].is_body) mass += 1.0 / (double)w->solver_bodies[w->tree_nodes[i].ref].inv_mass;
+	return mass;
+}
+
+double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
+{
+	double e = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (!n->is_body) continue;
+		const sinew_solver_body *b = &w->solver_bodies[n->ref];
+		e += kinetic(b, b->v.x, b->v.y, b->w);
+	}
+	return e;
+}
+
+/* The most kinetic energy an exact velocity solve can leave the tree with, from e0 before it. Without
+ * geometric stiffness it projects the velocities onto the rows in the mass metric: that takes energy
+ * away, and adds only what jointed kinematic bodies drive (their point speed) and the gravity of the
+ * substep. The bound: twice the energy of all the tree's mass moving at its root-mean-square speed
+ * plus those two; at least twice e0 plus the substep's gravity (the cheap test, passed by every
+ * ordinary solve). */
+double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, double e0, float h, bool full)
+{
+	double mass = tree_mass(w, r);
+	double gh = sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
+	double bound = 2.0 * e0 + mass * gh * gh;
+	if (!full) return bound;
+	double speed = sqrt(2.0 * e0 / mass) + gh + kinematic_drive(w, r);
+	return fmax(bound, mass * speed * speed);
+}
+
+/* Could the solve that took the tree from kinetic energy e0 to its energy now be right (a non-finite
+ * velocity is not)? */
+static bool energy_plausible(const sinew_world *w, const sinew_tree_range *r, double e0, float h)
+{
+	double e = sinew_tree_kinetic(w, r);
+	if (!isfinite(e)) return false;
+	return e <= sinew_tree_energy_bound(w, r, e0, h, false) || e <= sinew_tree_energy_bound(w, r, e0, h, true);
+}
+
+/* The tree's geometric stiffness dropped for the rest of the substep: factored again without it. */
+static void drop_stiffness(sinew_world *w, sinew_tree_range *r)
+{
+	for (int32_t i = r->begin; i < r->end; ++i) w->tree_nodes[i].stiffness = 0.0;
+	r->stiff = false;
+	factor_range(w, r->begin, r->end);
+}
+
+static void solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tree_pass *pass)
+{
+	sinew_tree_solve_range(w, r->begin, r->end, pass);
+	if (r->has_limits) settle_limits(w, r->begin, r->end, pass);
+}
+
+/* Each tree, then the loops through them. The fall-back: geometric stiffness is made of the last
+ * substep's impulses, and it feeds on them. When a kinematic body cranks a tree that is pinned to a
+ * static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
+ * rows then ask for larger impulses still, and the next substep's stiffness is larger again: on
+ * random switching of ragdoll parts between static, kinematic and dynamic, stiffness reached 10^8
+ * times a body's inertia, impulses 10^14 N s, then NaN (test_joint_stress). A tree whose solve with
+ * stiffness leaves it with more kinetic energy than an exact solve could give it (energy_plausible)
+ * is put back as it was, factored without stiffness and solved again; it stays without stiffness for
+ * the rest of the substep (the loops through it are factored again too). A solve without stiffness
+ * that still fails the test (a tree whose rows conflict, or a non-finite answer) is put back and the
+ * tree left unsolved in that pass: its joints stretch, and the projection pulls them in. */
+void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+{
+	sinew_tree_pass pass = {h, use_bias, false, false};
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	bool loops_changed = false;
+	for (int t = 0; t < trees; ++t) {
+		sinew_tree_range *r = &w->tree_ranges[t];
+		double e0 = sinew_tree_keep_state(w, r);
+		solve_tree(w, r, &pass);
+		if (energy_plausible(w, r, e0, h)) continue;
+		restore_tree(w, r);
+		if (!r->stiff) continue;
+		drop_stiffness(w, r);
+		loops_changed = loops_changed || r->has_loops;
+		solve_tree(w, r, &pass);
+		if (!energy_plausible(w, r, e0, h)) restore_tree(w, r);
+	}
+	if (loops_changed) sinew_joint_loops_factor(w, h);
+	sinew_joint_loops_solve(w, &pass);
+}
+
+/* A body's potential energy in gravity. */
 static double potential(const sinew_world *w, int32_t slot)
 {
 	const sinew_solver_body *b = &w->solver_bodies[slot];
@@ -711,6 +889,40 @@ static double correction_share(const sinew_world *w, const sinew_tree_range *r, 
 	return sinew_minf(1.0f, (float)((-cross + sqrt(cross * cross + 4.0 * square * slack)) / (2.0 * square)));
 }
 
+/* The projection's trust region: one linear step of J dx = -C is only good for errors about the
+ * size of the bodies, and a joint stretched by metres (a kinematic part carried it away from a static
+ * one; they turn dynamic again) asks for moves and turns far beyond it, taken in one projection: on
+ * random body-type switching, 20-30 m closed at once reached NaN, and without the bound (the other
+ * guards in place) bodies were still flung up to 900 m (test_joint_stress). So the tree's correction
+ * (in its body nodes' y) is scaled down, as a whole, until every body's move, in units of
+ * SINEW_TREE_TRUST times its size, plus its turn in radians is at most 1 (a body moves at most that
+ * far, or turns at most a radian, or a share of each); the rest closes over the next projections.
+ * Returns whether it was left whole: a scaled correction adds no velocity (its dx / h would be a
+ * guess at metres per substep). The factor: the heavy-hip heap (test_joint_stress) asks for moves of
+ * up to 15 sizes and turns of 3.5 rad in one projection at its worst step; its worst joint
+ * separation, a chaotic figure, measured 0.13 m with a factor of 1, 0.012 m at 1.5, 0.0024 m at 2,
+ * 0.056 m at 2.5, 0.25 m at 4 and 0.047 m with no trust region. */
+#define SINEW_TREE_TRUST 2.0
+
+static bool trust_region(sinew_world *w, const sinew_tree_range *r)
+{
+	double reach = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (!n->is_body) continue;
+		double size = SINEW_TREE_TRUST * (double)w->bodies[w->awake_bodies[n->ref]].max_extent;
+		if (!(size > 0.0)) continue; /* no shape: no size to measure by */
+		double turn = w->solver_bodies[n->ref].inv_inertia > 0.0f ? fabs(n->y[2]) : 0.0;
+		double body = sqrt(n->y[0] * n->y[0] + n->y[1] * n->y[1]) / size + turn;
+		reach = isfinite(body) ? fmax(reach, body) : INFINITY;
+	}
+	if (reach <= 1.0) return true;
+	double scale = isfinite(reach) ? 1.0 / reach : 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i)
+		for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] *= scale;
+	return false;
+}
+
 /* Position projection: move the bodies of every tree, weighted by mass, so that the rigid rows are
  * met in position and no limit is left crossed (one Newton step of J dx = -C through the tree's
  * factorisation, with the limits as inequalities: the same active set as the velocity solve).
@@ -737,6 +949,7 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 	sinew_joint_loops_project(w);
 	for (int t = 0; t < trees; ++t) {
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
+		bool trusted = trust_region(w, &w->tree_ranges[t]);
 		for (int32_t i = begin; i < end; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
@@ -745,7 +958,7 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 			b->dp.y += (float)n->y[1];
 			if (b->inv_inertia > 0.0f) b->dq = sinew_integrate_rot(b->dq, (float)n->y[2]);
 		}
-		if (inv_h <= 0.0f) continue;
+		if (inv_h <= 0.0f || !trusted) continue;
 		float share = inv_h * (float)correction_share(w, &w->tree_ranges[t], inv_h);
 		for (int32_t i = begin; i < end; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];

@@ -30,7 +30,16 @@ typedef struct sinew_tree_range {
 	double energy; /* the ceiling on its kinetic plus potential energy (sinew_joint_tree_mark_energy) */
 	bool has_limits;
 	bool has_loops;  /* a loop-closing row solved with the trees reaches one of its bodies */
+	bool stiff;      /* its factorisation carries geometric stiffness (see sinew_joint_tree_solve) */
 } sinew_tree_range;
+
+/* A tree node's state before a velocity solve, to solve again without geometric stiffness: a body's
+ * velocity, or a joint's active set (dim, its limit row if any) and the impulses of the rows in it. */
+typedef struct sinew_tree_keep {
+	float value[3];
+	int32_t limit;
+	int8_t dim;
+} sinew_tree_keep;
 
 /* What one pass up and down a tree solves. */
 typedef struct sinew_tree_pass {
@@ -45,6 +54,13 @@ void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const si
 /* M dv - J^T lambda = f, J dv = 0: f loaded into the body nodes' y, dv left there */
 void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end);
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
+/* the kinetic energy of the tree's bodies */
+double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r);
+/* a tree's velocities and blocks before a velocity solve, into world->tree_keep; returns its kinetic energy */
+double sinew_tree_keep_state(sinew_world *w, const sinew_tree_range *r);
+/* the most kinetic energy a velocity solve may leave the tree with (full: counting what jointed
+ * kinematic bodies drive), from e0 before it */
+double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, double e0, float h, bool full);
 
 /* joint_loops.c */
 void sinew_joint_loops_find(sinew_world *w);
