@@ -676,11 +676,15 @@ static void restore_tree(sinew_world *w, const sinew_tree_range *r)
 	}
 }
 
-/* The fastest a point of a kinematic body jointed to the tree moves (its speed plus its spin times
- * its size): the most it can drive the tree's speed up by in one solve. */
+/* The fastest a kinematic body jointed to the tree could carry a point of the tree: the speed of its
+ * anchor plus its spin times the length of the tree (the sum of its bodies' diameters: how far a
+ * point of the tree can be from that anchor along its joints, the tree turning with the kinematic
+ * body through its limits). The most it can drive the tree's speed up by in one solve. */
 static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
 {
-	double u = 0.0;
+	double u = 0.0, length = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (w->tree_nodes[i].is_body) length += 2.0 * (double)w->bodies[w->awake_bodies[w->tree_nodes[i].ref]].max_extent;
 	for (int32_t i = r->begin; i < r->end; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) continue;
@@ -690,12 +694,12 @@ static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
 			int e = sinew_joint_edge_of(j, bi);
 			int32_t other = j->edges[e ^ 1].body;
 			ji = j->edges[e].next;
-			if (other == SINEW_NULL_INDEX) continue;
-			const sinew_body *o = &w->bodies[other];
-			int32_t slot = o->solver_index;
+			int32_t slot = other == SINEW_NULL_INDEX ? 0 : w->bodies[other].solver_index;
 			if (slot <= 0 || w->solver_bodies[slot].inv_mass > 0.0f) continue;
 			const sinew_solver_body *k = &w->solver_bodies[slot];
-			u = fmax(u, sqrt((double)k->v.x * k->v.x + (double)k->v.y * k->v.y) + fabs((double)k->w) * (double)o->max_extent);
+			sinew_joint_frame f = sinew_joint_current_frame(w, j);
+			sinew_vec2 anchor = sinew_add(k->v, sinew_cross_sv(k->w, e == 0 ? f.r_b : f.r_a));
+			u = fmax(u, (double)sinew_length(anchor) + fabs((double)k->w) * length);
 		}
 	}
 	return u;
@@ -723,7 +727,7 @@ double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
 
 /* The most kinetic energy an exact velocity solve can leave the tree with, from e0 before it. Without
  * geometric stiffness it projects the velocities onto the rows in the mass metric: that takes energy
- * away, and adds only what jointed kinematic bodies drive (their point speed) and the gravity of the
+ * away, and adds only what jointed kinematic bodies drive (kinematic_drive) and the gravity of the
  * substep. The bound: twice the energy of all the tree's mass moving at its root-mean-square speed
  * plus those two; at least twice e0 plus the substep's gravity (the cheap test, passed by every
  * ordinary solve). */
