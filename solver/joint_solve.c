@@ -1,5 +1,5 @@
 /* The joint stages of a step. Rows are rebuilt from the bodies' running state at every substep
- * (anchors turn with the bodies), warm started with the impulses of the previous substep, and
+ * (anchors turn with the bodies; the first substep keeps the rows prepare built), warm started with the impulses of the previous substep, and
  * solved in priority order: springs and motors, then limits and the rigid rows that are not part
  * of a joint tree, then (after the contacts) the joint trees exactly. Reaction forces are the
  * impulses summed over the step; a joint whose reaction exceeds its threshold breaks after the step. */

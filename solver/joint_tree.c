@@ -13,7 +13,8 @@
  * and one pass down the tree, so every rigid joint of the tree holds exactly after the pass,
  * whatever the mass ratios and however long the chain: what sequential impulses only approach
  * with many iterations. The factorisation is redone each substep (the anchors turn) in double
- * precision; blocks are at most 3x3. The limits of tree joints join it through an active set (below).
+ * precision; blocks are at most 3x3. (Keeping it for a few substeps was measured and rejected:
+ * docs/joints.md, "Factored every substep, and why".) The limits of tree joints join it through an active set (below).
  * Joints that close a loop, and the soft rows (motors, springs, compliant pins), are solved by
  * sequential impulses around it (joint_solve.c). */
 #include "joint_tree.h"
