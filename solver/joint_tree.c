@@ -692,10 +692,11 @@ double sinew_tree_keep_state(sinew_world *w, const sinew_tree_range *r)
 	return e;
 }
 
-/* Back to the state sinew_tree_keep_state saw: velocities, active sets and impulses (a limit outside its block
- * carries no impulse in the velocity passes). */
+/* Back to the state sinew_tree_keep_state saw: velocities, active sets and impulses (a limit outside
+ * its block carries no impulse in the velocity passes); factored again if an active set changed. */
 static void restore_tree(sinew_world *w, const sinew_tree_range *r)
 {
+	bool changed = false;
 	for (int32_t i = r->begin; i < r->end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		const sinew_tree_keep *k = &w->tree_keep[i];
@@ -711,10 +712,12 @@ static void restore_tree(sinew_world *w, const sinew_tree_range *r)
 			rc->in_tree = false;
 			rc->impulse = 0.0f;
 		}
+		changed = changed || n->dim != k->dim || (n->dim > n->rigid && n->rows[n->dim - 1] != k->limit);
 		n->dim = n->rigid;
 		if (k->limit >= 0) add_limit(w, n, k->limit);
 		for (int r2 = 0; r2 < n->dim; ++r2) w->joint_rows[n->rows[r2]].impulse = k->value[r2];
 	}
+	if (changed) factor_range(w, r->begin, r->end);
 }
 
 /* The fastest a kinematic body jointed to the tree could carry a point of the tree: the speed of its
