@@ -941,16 +941,18 @@ static double correction_share(const sinew_world *w, const sinew_tree_range *r, 
  * size of the bodies, and a joint stretched by metres (a kinematic part carried it away from a static
  * one; they turn dynamic again) asks for moves and turns far beyond it, taken in one projection: on
  * random body-type switching, 20-30 m closed at once reached NaN, and without the bound (the other
- * guards in place) bodies were still flung up to 900 m (test_joint_stress). So the tree's correction
- * (in its body nodes' y) is scaled down, as a whole, until every body's move, in units of
- * SINEW_TREE_TRUST times its size, plus its turn in radians is at most 1 (a body moves at most that
- * far, or turns at most a radian, or a share of each); the rest closes over the next projections.
- * Returns whether it was left whole: a scaled correction adds no velocity (its dx / h would be a
- * guess at metres per substep). The factor: the heavy-hip heap (test_joint_stress) asks for moves of
- * up to 15 sizes and turns of 3.5 rad in one projection at its worst step; its worst joint
- * separation, a chaotic figure, measured 0.13 m with a factor of 1, 0.012 m at 1.5, 0.0024 m at 2,
- * 0.056 m at 2.5, 0.25 m at 4 and 0.047 m with no trust region. */
-#define SINEW_TREE_TRUST 2.0
+ * guards in place) bodies were still flung up to 923 m (test_joint_stress). So the tree's correction
+ * (in its body nodes' y) is scaled down, as a whole, until every body's move in units of
+ * SINEW_TREE_TRUST_MOVE times its size, plus its turn in units of SINEW_TREE_TRUST_TURN, is at most
+ * 1; the rest closes over the next projections. Returns whether it was left whole: a scaled
+ * correction adds no velocity (its dx / h would be a guess at metres per substep). The bounds lie
+ * beyond what any ordinary scene asks: the heavy-hip heap (test_joint_stress), the worst we have,
+ * asks for moves of up to 15 sizes and turns of 3.5 rad in one projection at its worst step, and its
+ * figures are those of no trust region. Tighter bounds scaled its corrections, and its worst joint
+ * separation, a chaotic figure, measured anywhere from 0.002 m to 0.73 m (move bounds of 1.5 to 10
+ * sizes with a turn bound of 1 rad). */
+#define SINEW_TREE_TRUST_MOVE 20.0
+#define SINEW_TREE_TRUST_TURN 4.0
 
 static bool trust_region(sinew_world *w, const sinew_tree_range *r)
 {
@@ -958,10 +960,10 @@ static bool trust_region(sinew_world *w, const sinew_tree_range *r)
 	for (int32_t i = r->begin; i < r->end; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) continue;
-		double size = SINEW_TREE_TRUST * (double)w->bodies[w->awake_bodies[n->ref]].max_extent;
+		double size = SINEW_TREE_TRUST_MOVE * (double)w->bodies[w->awake_bodies[n->ref]].max_extent;
 		if (!(size > 0.0)) continue; /* no shape: no size to measure by */
 		double turn = w->solver_bodies[n->ref].inv_inertia > 0.0f ? fabs(n->y[2]) : 0.0;
-		double body = sqrt(n->y[0] * n->y[0] + n->y[1] * n->y[1]) / size + turn;
+		double body = sqrt(n->y[0] * n->y[0] + n->y[1] * n->y[1]) / size + turn / SINEW_TREE_TRUST_TURN;
 		reach = isfinite(body) ? fmax(reach, body) : INFINITY;
 	}
 	if (reach <= 1.0) return true;
