@@ -120,7 +120,7 @@ void sinew_index_set_walk_begin(sinew_index_set *s, sinew_index_walk *it)
 	it->cursor = -1;
 }
 
-int32_t sinew_index_set_walk_next(sinew_index_set *s, sinew_index_walk *it)
+int32_t sinew_index_set_walk_next_added(sinew_index_set *s, sinew_index_walk *it)
 {
 	size_t ni = (size_t)stbds_arrlen(s->items);
 	for (;;) {

@@ -82,7 +82,8 @@ void sinew_islands_wake_connected(sinew_world *w)
 	/* everything reached is awake for this step */
 	int m = (int)stbds_arrlen(w->island_bodies);
 	for (int i = 0; i < m; ++i)
-		if (w->island_bodies[i] >= 0) sinew_body_set_awake_flag(w, &w->bodies[w->island_bodies[i]], true);
+		if (w->island_bodies[i] >= 0 && !w->bodies[w->island_bodies[i]].awake)
+			sinew_body_set_awake_flag(w, &w->bodies[w->island_bodies[i]], true);
 	w->island_count = islands;
 }
 

@@ -415,19 +415,25 @@ bool sinew_destroy_world(sinew_world_id id)
 	return true;
 }
 
+static bool body_is_finite(const sinew_body *b)
+{
+	return sinew_vec2_is_valid(b->xf.p) && sinew_is_finite(b->xf.q.c) && sinew_is_finite(b->xf.q.s) &&
+	       sinew_vec2_is_valid(b->center) && sinew_vec2_is_valid(b->v) && sinew_is_finite(b->w);
+}
+
 /* The first of the bodies (every body when NULL, else the step's solver slots 1..n-1 of the list)
  * whose state is not finite, or -1. */
 static int32_t first_non_finite_body(const sinew_world *w, const int32_t *slots)
 {
-	int n = (int)(slots != NULL ? stbds_arrlen(slots) : stbds_arrlen(w->bodies));
-	for (int32_t k = slots != NULL ? 1 : 0; k < n; ++k) {
-		int32_t i = slots != NULL ? slots[k] : k;
-		const sinew_body *b = &w->bodies[i];
-		if (!b->in_use) continue;
-		if (!sinew_vec2_is_valid(b->xf.p) || !sinew_is_finite(b->xf.q.c) || !sinew_is_finite(b->xf.q.s) || !sinew_vec2_is_valid(b->center) ||
-		    !sinew_vec2_is_valid(b->v) || !sinew_is_finite(b->w))
-			return i;
+	if (slots != NULL) {
+		int n = (int)stbds_arrlen(slots);
+		for (int k = 1; k < n; ++k)
+			if (!body_is_finite(&w->bodies[slots[k]])) return slots[k];
+		return -1;
 	}
+	int n = (int)stbds_arrlen(w->bodies);
+	for (int32_t i = 0; i < n; ++i)
+		if (w->bodies[i].in_use && !body_is_finite(&w->bodies[i])) return i;
 	return -1;
 }
 

@@ -435,8 +435,22 @@ void sinew_index_set_remove(sinew_index_set *set, int32_t index);
 /* items then lists exactly the members, ascending. */
 void sinew_index_set_flush(sinew_index_set *set);
 void sinew_index_set_walk_begin(sinew_index_set *set, sinew_index_walk *walk);
-/* The next member, or SINEW_NULL_INDEX at the end (which ends the walk). */
-int32_t sinew_index_set_walk_next(sinew_index_set *set, sinew_index_walk *walk);
+/* The next member, or SINEW_NULL_INDEX at the end (which ends the walk). Inline for the usual
+ * case of a walk where nothing was added: the sorted items alone. */
+int32_t sinew_index_set_walk_next_added(sinew_index_set *set, sinew_index_walk *walk);
+static inline int32_t sinew_index_set_walk_next(sinew_index_set *set, sinew_index_walk *walk)
+{
+	if (stbds_arrlen(set->pending) == 0) {
+		size_t n = (size_t)stbds_arrlen(set->items);
+		while (walk->i < n) {
+			int32_t x = set->items[walk->i++];
+			if (set->member[x]) return walk->cursor = x;
+		}
+		set->walking = false;
+		return SINEW_NULL_INDEX;
+	}
+	return sinew_index_set_walk_next_added(set, walk);
+}
 /* A body's, or a contact's, membership from its state, after that state changed. */
 void sinew_awake_sync_body(sinew_world *world, int32_t body);
 void sinew_awake_sync_contact(sinew_world *world, int32_t contact);
