@@ -31,6 +31,20 @@ static void sift_down(int32_t *a, size_t root, size_t n)
 	}
 }
 
+static void sift_down_min(int32_t *a, size_t root, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * root + 1;
+		if (c >= n) return;
+		if (c + 1 < n && a[c + 1] < a[c]) c += 1;
+		if (a[root] <= a[c]) return;
+		int32_t t = a[root];
+		a[root] = a[c];
+		a[c] = t;
+		root = c;
+	}
+}
+
 /* Heapsort: in place, no allocation, n log n at worst. */
 static void sort_indices(int32_t *a, size_t n)
 {
@@ -93,14 +107,38 @@ void sinew_index_set_flush(sinew_index_set *s)
 	s->removed = 0;
 }
 
+/* During a walk, pending is a min-heap of the indices added since the walk began. */
+static void heap_push(int32_t *a, size_t n, int32_t x)
+{
+	size_t k = n;
+	while (k > 0 && a[(k - 1) / 2] > x) {
+		a[k] = a[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	a[k] = x;
+}
+
+static int32_t heap_pop(int32_t *a, size_t n)
+{
+	int32_t top = a[0];
+	a[0] = a[n - 1];
+	sift_down_min(a, 0, n - 1);
+	return top;
+}
+
 void sinew_index_set_add(sinew_index_set *s, int32_t i)
 {
 	if (s->member[i]) return;
 	s->member[i] = 1;
 	s->count += 1;
-	/* an index taken out and put back between flushes is listed again: bound the list by
-	 * flushing it (not in a walk, which reads it; a walk only adds, at most the pool) */
-	if ((size_t)stbds_arrlen(s->pending) == stbds_arrcap(s->pending) && !s->walking) sinew_index_set_flush(s);
+	if (s->walking) { /* a walk adds each index at most once: within the pool's room */
+		size_t n = (size_t)stbds_arrlen(s->pending);
+		stbds_arrput(s->pending, i);
+		heap_push(s->pending, n, i);
+		return;
+	}
+	/* an index taken out and put back between flushes is listed again: bound the list by flushing */
+	if ((size_t)stbds_arrlen(s->pending) == stbds_arrcap(s->pending)) sinew_index_set_flush(s);
 	stbds_arrput(s->pending, i);
 }
 
@@ -116,8 +154,18 @@ void sinew_index_set_walk_begin(sinew_index_set *s, sinew_index_walk *it)
 {
 	sinew_index_set_flush(s);
 	s->walking = true;
-	it->i = it->j = it->sorted = 0;
+	it->i = 0;
 	it->cursor = -1;
+}
+
+/* The walk is over: what it added (moved to scratch as it went by) waits in pending for the next flush. */
+static int32_t walk_end(sinew_index_set *s)
+{
+	size_t n = (size_t)stbds_arrlen(s->scratch);
+	for (size_t k = 0; k < n; ++k) stbds_arrput(s->pending, s->scratch[k]);
+	stbds_arrsetlen(s->scratch, 0);
+	s->walking = false;
+	return SINEW_NULL_INDEX;
 }
 
 int32_t sinew_index_set_walk_next_added(sinew_index_set *s, sinew_index_walk *it)
@@ -125,20 +173,18 @@ int32_t sinew_index_set_walk_next_added(sinew_index_set *s, sinew_index_walk *it
 	size_t ni = (size_t)stbds_arrlen(s->items);
 	for (;;) {
 		size_t np = (size_t)stbds_arrlen(s->pending);
-		if (np != it->sorted) { /* added during the walk: those past the cursor are still visited */
-			sort_indices(s->pending, np);
-			it->sorted = np;
-			it->j = 0;
-			while (it->j < np && s->pending[it->j] <= it->cursor) it->j += 1;
+		int32_t a = it->i < ni ? s->items[it->i] : INT32_MAX, b = np > 0 ? s->pending[0] : INT32_MAX;
+		if (a == INT32_MAX && b == INT32_MAX) return walk_end(s);
+		int32_t x;
+		if (b <= a) { /* added during the walk: visited if past the cursor */
+			x = heap_pop(s->pending, np);
+			stbds_arrsetlen(s->pending, np - 1);
+			stbds_arrput(s->scratch, x);
+			if (b == a) it->i += 1;
+		} else {
+			x = a;
+			it->i += 1;
 		}
-		int32_t a = it->i < ni ? s->items[it->i] : INT32_MAX, b = it->j < np ? s->pending[it->j] : INT32_MAX;
-		int32_t x = a < b ? a : b;
-		if (x == INT32_MAX) {
-			s->walking = false;
-			return SINEW_NULL_INDEX;
-		}
-		if (a == x) it->i += 1;
-		if (b == x) it->j += 1;
 		if (x <= it->cursor) continue;
 		it->cursor = x;
 		if (s->member[x]) return x;

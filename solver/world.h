@@ -188,8 +188,8 @@ typedef struct sinew_sweep_pivot {
 /* A set of pool indices visited in ascending order, kept as members come and go (awake.c). */
 typedef struct sinew_index_set {
 	int32_t *items;   /* ascending; may still list indices removed since the last flush */
-	int32_t *pending; /* added since the last flush, in no order */
-	int32_t *scratch; /* the flush's merge, swapped with items */
+	int32_t *pending; /* added since the last flush, in no order (in a walk: a min-heap of those added during it) */
+	int32_t *scratch; /* the flush's merge, swapped with items (in a walk: what it added and went past) */
 	uint8_t *member;  /* per pool index: in the set */
 	int32_t count;    /* members */
 	int32_t removed;  /* removed since the last flush */
@@ -198,8 +198,8 @@ typedef struct sinew_index_set {
 
 /* A walk over a set in ascending order that also visits indices added during the walk past it. */
 typedef struct sinew_index_walk {
-	size_t i, j, sorted;
-	int32_t cursor;
+	size_t i;       /* next item */
+	int32_t cursor; /* the last index visited */
 } sinew_index_walk;
 
 typedef struct sinew_world {
@@ -441,14 +441,10 @@ void sinew_index_set_walk_begin(sinew_index_set *set, sinew_index_walk *walk);
 int32_t sinew_index_set_walk_next_added(sinew_index_set *set, sinew_index_walk *walk);
 static inline int32_t sinew_index_set_walk_next(sinew_index_set *set, sinew_index_walk *walk)
 {
-	if (stbds_arrlen(set->pending) == 0) {
-		size_t n = (size_t)stbds_arrlen(set->items);
-		while (walk->i < n) {
-			int32_t x = set->items[walk->i++];
-			if (set->member[x]) return walk->cursor = x;
-		}
-		set->walking = false;
-		return SINEW_NULL_INDEX;
+	size_t n = (size_t)stbds_arrlen(set->items);
+	while (stbds_arrlen(set->pending) == 0 && walk->i < n) {
+		int32_t x = set->items[walk->i++];
+		if (set->member[x]) return walk->cursor = x;
 	}
 	return sinew_index_set_walk_next_added(set, walk);
 }
