@@ -27,10 +27,19 @@
  * most 1.44 log2(n + 2), however the boxes arrive (sorted or coincident input included), while
  * the SAH choices and perimeter rotations keep the boxes tight.
  *
- * Enlarging grows a leaf and its ancestors in place; the tree is left as it is (cheap, the
- * world calls it every step). Rebuild collects the leaves (ids kept), frees every internal node
- * and builds top-down with a binned SAH split along the longer axis of the leaf centres; SAH
- * can split unevenly, so past a depth budget of about 2 log2 n it switches to median splits.
+ * In place. set_proxy_aabb replaces a leaf's box and enlarge_proxy grows it; either way the
+ * ancestors only grow until they contain it, nothing is restructured (a few box unions, where a
+ * move is a removal and an insertion with rotations), and every ancestor is flagged ENLARGED.
+ * The flag is kept closed upwards (the parent of a flagged node is flagged: insertion and
+ * rotations carry it), so the flagged nodes are a subtree at the root and marking stops at the
+ * first flagged ancestor. rebuild_enlarged frees exactly that subtree and builds it again over
+ * what hangs below it: leaves and whole untouched subtrees, whose boxes are exact. That is the
+ * world's path: every step it replaces the boxes that moved, then rebuilds once.
+ *
+ * Rebuild collects the leaves (ids kept), frees every internal node and builds top-down with a
+ * binned SAH split along the longer axis of the item centres; SAH can split unevenly, so past a
+ * depth budget of about 2 log2 n it switches to median splits. The scratch space of a rebuild
+ * (tree->build) grows with the node pool, so no rebuild allocates.
  *
  * Quality is reported as the area ratio: the perimeters of the internal nodes (leaves are the
  * same in any tree; the root is the unit) summed over the root's perimeter.
@@ -57,7 +66,7 @@
 
 enum {
 	SINEW_NODE_ALLOCATED = 0x1, /* in use (leaf or internal), not on the free list */
-	SINEW_NODE_ENLARGED = 0x2,  /* box grown by enlarge_proxy since the last refit/rebuild */
+	SINEW_NODE_ENLARGED = 0x2,  /* internal: a box below grew in place since the last rebuild */
 };
 
 struct sinew_tree_node {
@@ -135,13 +144,61 @@ static bool check_box(sinew_aabb aabb, const char *function)
 
 /* ---- node pool ---- */
 
+/* A rebuild's items: leaves, or roots of subtrees kept whole. */
+typedef struct build_leaf {
+	int32_t index;
+	sinew_vec2 center;
+} build_leaf;
+
+typedef struct build_task {
+	int32_t begin, end; /* range of build_leaf */
+	int32_t parent;     /* node whose child slot this range fills; SINEW_NULL_NODE for the root */
+	int32_t slot;       /* 1 or 2 */
+	int32_t depth;
+} build_task;
+
+/* A binary tree of capacity nodes has at most capacity / 2 + 1 leaves, so a rebuild has at most
+ * that many items, tasks and created nodes: one block holds the three arrays. */
+static size_t build_items(int32_t capacity)
+{
+	return (size_t)capacity / 2 + 1;
+}
+
+static size_t build_bytes(int32_t capacity)
+{
+	return build_items(capacity) * (sizeof(build_leaf) + sizeof(build_task) + sizeof(int32_t));
+}
+
+static build_leaf *build_leaves(const sinew_dynamic_tree *tree)
+{
+	return (build_leaf *)tree->build;
+}
+
+static build_task *build_tasks(const sinew_dynamic_tree *tree)
+{
+	return (build_task *)(build_leaves(tree) + build_items(tree->node_capacity));
+}
+
+static int32_t *build_created(const sinew_dynamic_tree *tree)
+{
+	return (int32_t *)(build_tasks(tree) + build_items(tree->node_capacity));
+}
+
 static bool grow_pool(sinew_dynamic_tree *tree)
 {
 	int32_t old_capacity = tree->nodes == NULL ? 0 : tree->node_capacity;
 	int32_t capacity = old_capacity == 0 ? SINEW_TREE_INITIAL_CAPACITY : 2 * old_capacity;
 	if (old_capacity > INT32_MAX / 2) return false;
+	/* the scratch first: a larger one than needed is harmless if the nodes then fail */
+	void *build = sinew_realloc(old_capacity == 0 ? NULL : tree->build, build_bytes(capacity));
+	if (build == NULL) return false;
+	if (old_capacity > 0) tree->build = build;
 	sinew_tree_node *nodes = sinew_realloc(tree->nodes, (size_t)capacity * sizeof(sinew_tree_node));
-	if (nodes == NULL) return false;
+	if (nodes == NULL) {
+		if (old_capacity == 0) sinew_free(build);
+		return false;
+	}
+	tree->build = build;
 	if (old_capacity == 0) {
 		/* Zero-initialised tree: its root/free_list fields were 0, not SINEW_NULL_NODE. */
 		tree->root = SINEW_NULL_NODE;
@@ -201,7 +258,22 @@ static void refit(sinew_tree_node *nodes, int32_t index)
 	const sinew_tree_node *c1 = nodes + node->child1, *c2 = nodes + node->child2;
 	node->aabb = sinew_aabb_union(c1->aabb, c2->aabb);
 	node->height = (int16_t)(1 + imax(c1->height, c2->height));
-	node->flags &= (uint16_t)~SINEW_NODE_ENLARGED;
+}
+
+/* The ENLARGED flag of a node, as its parent must carry it (leaves carry none). */
+static uint16_t enlarged_of(const sinew_tree_node *nodes, int32_t index)
+{
+	return is_leaf(nodes + index) ? 0 : (uint16_t)(nodes[index].flags & SINEW_NODE_ENLARGED);
+}
+
+/* Flag index and its ancestors, up to the first one already flagged (the flag is closed
+ * upwards, so everything above that one is flagged). */
+static void mark_enlarged(sinew_tree_node *nodes, int32_t index)
+{
+	while (index != SINEW_NULL_NODE && (nodes[index].flags & SINEW_NODE_ENLARGED) == 0) {
+		nodes[index].flags |= SINEW_NODE_ENLARGED;
+		index = nodes[index].link.parent;
+	}
 }
 
 /* Exchange x (a child of a) with y (a child of z, a's other child), then refit z and a. */
@@ -213,6 +285,7 @@ static void swap_with_grandchild(sinew_tree_node *nodes, int32_t a, int32_t x, i
 	else nodes[z].child2 = x;
 	nodes[x].link.parent = z;
 	nodes[y].link.parent = a;
+	nodes[z].flags |= enlarged_of(nodes, x); /* a, above both, is flagged already if either is */
 	refit(nodes, z);
 	nodes[a].height = (int16_t)(1 + imax(nodes[nodes[a].child1].height, nodes[nodes[a].child2].height));
 }
@@ -350,6 +423,7 @@ static bool insert_leaf(sinew_dynamic_tree *tree, int32_t leaf)
 	nodes[parent].link.parent = old_parent;
 	nodes[parent].child1 = sibling;
 	nodes[parent].child2 = leaf;
+	nodes[parent].flags |= enlarged_of(nodes, sibling);
 	nodes[sibling].link.parent = parent;
 	nodes[leaf].link.parent = parent;
 	if (old_parent == SINEW_NULL_NODE) {
@@ -390,7 +464,7 @@ static void remove_leaf(sinew_dynamic_tree *tree, int32_t leaf)
 
 sinew_dynamic_tree sinew_dynamic_tree_create(void)
 {
-	sinew_dynamic_tree tree = {NULL, SINEW_NULL_NODE, 0, 0, SINEW_NULL_NODE, 0};
+	sinew_dynamic_tree tree = {NULL, SINEW_NULL_NODE, 0, 0, SINEW_NULL_NODE, 0, NULL};
 	return tree;
 }
 
@@ -398,6 +472,7 @@ void sinew_dynamic_tree_destroy(sinew_dynamic_tree *tree)
 {
 	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_destroy")) return;
 	if (tree == NULL) return;
+	if (tree->nodes != NULL) sinew_free(tree->build);
 	sinew_free(tree->nodes);
 	*tree = sinew_dynamic_tree_create();
 }
@@ -445,18 +520,37 @@ void sinew_dynamic_tree_move_proxy(sinew_dynamic_tree *tree, int32_t proxy_id, s
 	SINEW_UNUSED(inserted);
 }
 
+/* Give a leaf the box aabb; its ancestors grow until one contains it already, and all of them
+ * are flagged (even those that did not grow: the leaf may have shrunk, which only a rebuild
+ * takes up). */
+static void grow_in_place(sinew_tree_node *nodes, int32_t leaf, sinew_aabb aabb)
+{
+	nodes[leaf].aabb = aabb;
+	int32_t index = nodes[leaf].link.parent;
+	while (index != SINEW_NULL_NODE && !sinew_aabb_contains(nodes[index].aabb, aabb)) {
+		nodes[index].aabb = sinew_aabb_union(nodes[index].aabb, aabb);
+		nodes[index].flags |= SINEW_NODE_ENLARGED;
+		index = nodes[index].link.parent;
+	}
+	mark_enlarged(nodes, index);
+}
+
 void sinew_dynamic_tree_enlarge_proxy(sinew_dynamic_tree *tree, int32_t proxy_id, sinew_aabb aabb)
 {
 	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_enlarge_proxy")) return;
 	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_enlarge_proxy")) return;
 	if (!check_box(aabb, "sinew_dynamic_tree_enlarge_proxy")) return;
 	sinew_tree_node *nodes = tree->nodes;
-	int32_t index = proxy_id;
-	while (index != SINEW_NULL_NODE && !sinew_aabb_contains(nodes[index].aabb, aabb)) {
-		nodes[index].aabb = sinew_aabb_union(nodes[index].aabb, aabb);
-		nodes[index].flags |= SINEW_NODE_ENLARGED;
-		index = nodes[index].link.parent;
-	}
+	if (sinew_aabb_contains(nodes[proxy_id].aabb, aabb)) return;
+	grow_in_place(nodes, proxy_id, sinew_aabb_union(nodes[proxy_id].aabb, aabb));
+}
+
+void sinew_dynamic_tree_set_proxy_aabb(sinew_dynamic_tree *tree, int32_t proxy_id, sinew_aabb aabb)
+{
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_set_proxy_aabb")) return;
+	if (!check_proxy(tree, proxy_id, "sinew_dynamic_tree_set_proxy_aabb")) return;
+	if (!check_box(aabb, "sinew_dynamic_tree_set_proxy_aabb")) return;
+	grow_in_place(tree->nodes, proxy_id, aabb);
 }
 
 sinew_aabb sinew_dynamic_tree_get_aabb(const sinew_dynamic_tree *tree, int32_t proxy_id)
@@ -498,25 +592,33 @@ static void stack_init(node_stack *stack)
 	stack->capacity = SINEW_TREE_STACK_SIZE;
 }
 
-/* Returns false (after reporting) only if a deeper-than-local stack cannot be allocated. */
-static bool stack_push(node_stack *stack, int32_t index)
+/* Double a full stack; false (after reporting) only if the heap cannot give it. Out of line:
+ * the push below is on every query's hot path and should stay a compare and a store. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static bool stack_grow(node_stack *stack)
 {
-	if (stack->count == stack->capacity) {
-		int32_t capacity = 2 * stack->capacity;
-		int32_t *items;
-		if (stack->items == stack->local) {
-			items = sinew_alloc((size_t)capacity * sizeof(int32_t));
-			if (items != NULL) memcpy(items, stack->local, sizeof stack->local);
-		} else {
-			items = sinew_realloc(stack->items, (size_t)capacity * sizeof(int32_t));
-		}
-		if (items == NULL) {
-			sinew_report(NULL, NULL, SINEW_ERROR_OUT_OF_MEMORY, "sinew_dynamic_tree: traversal stack too deep");
-			return false;
-		}
-		stack->items = items;
-		stack->capacity = capacity;
+	int32_t capacity = 2 * stack->capacity;
+	int32_t *items;
+	if (stack->items == stack->local) {
+		items = sinew_alloc((size_t)capacity * sizeof(int32_t));
+		if (items != NULL) memcpy(items, stack->local, sizeof stack->local);
+	} else {
+		items = sinew_realloc(stack->items, (size_t)capacity * sizeof(int32_t));
 	}
+	if (items == NULL) {
+		sinew_report(NULL, NULL, SINEW_ERROR_OUT_OF_MEMORY, "sinew_dynamic_tree: traversal stack too deep");
+		return false;
+	}
+	stack->items = items;
+	stack->capacity = capacity;
+	return true;
+}
+
+static inline bool stack_push(node_stack *stack, int32_t index)
+{
+	if (stack->count == stack->capacity && !stack_grow(stack)) return false;
 	stack->items[stack->count++] = index;
 	return true;
 }
@@ -654,6 +756,11 @@ static bool validate_node(const sinew_dynamic_tree *tree, int32_t index, int32_t
 		*leaves += 1;
 		return node->child2 == SINEW_NULL_NODE && node->height == 0;
 	}
+	/* the ENLARGED flag is closed upwards */
+	int32_t parent = node->link.parent;
+	if ((node->flags & SINEW_NODE_ENLARGED) && parent != SINEW_NULL_NODE &&
+	    (nodes[parent].flags & SINEW_NODE_ENLARGED) == 0)
+		return false;
 	int32_t children[2] = {node->child1, node->child2};
 	for (int i = 0; i < 2; ++i) {
 		int32_t c = children[i];
@@ -706,18 +813,6 @@ bool sinew_dynamic_tree_validate(const sinew_dynamic_tree *tree)
 }
 
 /* ---- rebuild: top-down binned SAH over the existing leaves ---- */
-
-typedef struct build_leaf {
-	int32_t index;
-	sinew_vec2 center;
-} build_leaf;
-
-typedef struct build_task {
-	int32_t begin, end; /* range of build_leaf */
-	int32_t parent;     /* node whose child slot this range fills; SINEW_NULL_NODE for the root */
-	int32_t slot;       /* 1 or 2 */
-	int32_t depth;
-} build_task;
 
 /* Total order on leaves along an axis: centre, then proxy id (so equal centres never make the
  * result depend on anything but the ids). */
@@ -795,6 +890,9 @@ static int best_bin_plane(const int32_t *bin_count, const sinew_aabb *bin_box, i
 static int32_t partition_leaves(const sinew_tree_node *nodes, build_leaf *leaves, int32_t begin, int32_t end,
                                 bool use_median)
 {
+	/* two items split one way only (a third of the splits of a build, and binning them would
+	 * cost as much as a split of dozens) */
+	if (end - begin == 2) return begin + 1;
 	sinew_vec2 lo = leaves[begin].center, hi = lo;
 	for (int32_t i = begin + 1; i < end; ++i) {
 		lo = sinew_vmin(lo, leaves[i].center);
@@ -870,31 +968,26 @@ static void build_top_down(sinew_dynamic_tree *tree, build_leaf *leaves, int32_t
 	for (int32_t i = created_count - 1; i >= 0; --i) refit(tree->nodes, created[i]);
 }
 
+static build_leaf make_item(const sinew_tree_node *nodes, int32_t index)
+{
+	build_leaf item = {index, sinew_scale(0.5f, sinew_add(nodes[index].aabb.lower, nodes[index].aabb.upper))};
+	return item;
+}
+
 void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree)
 {
 	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_rebuild")) return;
 	if (tree == NULL || tree_is_empty(tree) || tree->proxy_count < 2) return;
 	int32_t count = tree->proxy_count;
-	build_leaf *leaves = sinew_alloc((size_t)count * sizeof(build_leaf));
-	build_task *tasks = sinew_alloc((size_t)count * sizeof(build_task));
-	int32_t *created = sinew_alloc((size_t)count * sizeof(int32_t));
-	if (leaves == NULL || tasks == NULL || created == NULL) {
-		sinew_report(NULL, NULL, SINEW_ERROR_OUT_OF_MEMORY, "sinew_dynamic_tree_rebuild: out of memory");
-		sinew_free(leaves);
-		sinew_free(tasks);
-		sinew_free(created);
-		return;
-	}
+	build_leaf *leaves = build_leaves(tree);
 	/* Collect leaves in index order (deterministic) and free internal nodes in reverse index
 	 * order, so the free list hands them back lowest index first. */
 	int32_t n = 0;
 	for (int32_t i = 0; i < tree->node_capacity; ++i) {
 		sinew_tree_node *node = tree->nodes + i;
 		if ((node->flags & SINEW_NODE_ALLOCATED) == 0 || !is_leaf(node)) continue;
-		leaves[n].index = i;
-		leaves[n].center = sinew_scale(0.5f, sinew_add(node->aabb.lower, node->aabb.upper));
+		leaves[n++] = make_item(tree->nodes, i);
 		node->flags &= (uint16_t)~SINEW_NODE_ENLARGED;
-		n += 1;
 	}
 	SINEW_ASSERT(n == count);
 	for (int32_t i = tree->node_capacity - 1; i >= 0; --i) {
@@ -902,10 +995,38 @@ void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree)
 		if ((node->flags & SINEW_NODE_ALLOCATED) != 0 && !is_leaf(node)) free_node(tree, i);
 	}
 	tree->root = SINEW_NULL_NODE;
-	build_top_down(tree, leaves, n, tasks, created);
-	sinew_free(leaves);
-	sinew_free(tasks);
-	sinew_free(created);
+	build_top_down(tree, leaves, n, build_tasks(tree), build_created(tree));
+}
+
+/* The flagged nodes form a subtree at the root (the flag is closed upwards): free them, walking
+ * down from the root (children first-child-first, a fixed order), and build again over what
+ * hangs below them. The build takes back exactly the nodes freed (k items, k - 1 internal
+ * nodes), so the pool never grows. */
+int32_t sinew_dynamic_tree_rebuild_enlarged(sinew_dynamic_tree *tree)
+{
+	if (sinew_reject_null(tree == NULL, "sinew_dynamic_tree_rebuild_enlarged")) return 0;
+	if (tree == NULL || tree_is_empty(tree)) return 0;
+	sinew_tree_node *nodes = tree->nodes;
+	if (is_leaf(nodes + tree->root) || (nodes[tree->root].flags & SINEW_NODE_ENLARGED) == 0) return 0;
+	build_leaf *items = build_leaves(tree);
+	int32_t *pending = build_created(tree); /* a stack here, before the build reuses it */
+	int32_t n = 0, count = 0, freed = 0;
+	pending[count++] = tree->root;
+	while (count > 0) {
+		int32_t index = pending[--count];
+		if (is_leaf(nodes + index) || (nodes[index].flags & SINEW_NODE_ENLARGED) == 0) {
+			items[n++] = make_item(nodes, index);
+			continue;
+		}
+		pending[count++] = nodes[index].child2;
+		pending[count++] = nodes[index].child1;
+		free_node(tree, index);
+		freed += 1;
+	}
+	tree->root = SINEW_NULL_NODE;
+	build_top_down(tree, items, n, build_tasks(tree), build_created(tree));
+	SINEW_ASSERT(freed == n - 1);
+	return freed;
 }
 
 /* Every allocated node's box moves by -new_origin. Rounding to nearest is monotonic, so a box that

@@ -1,9 +1,12 @@
 /* Broadphase: three dynamic AABB trees (static, kinematic, dynamic shapes) holding fat boxes.
- * A shape whose tight box leaves its fat box is re-inserted and marked moved; at the start of the
- * next step every moved shape queries the trees it can collide with, and each new overlapping
- * pair becomes a contact. Static shapes never query the static tree, so resting scenery costs
- * nothing. A pair that has a contact already is dropped as the trees report it (the pair set
- * below holds every contact by its shape pair); the new pairs are sorted before contacts are
+ * A shape whose tight box leaves its fat box gets a new fat box, written into its leaf in place
+ * (the ancestors grow; nothing is removed or re-inserted), and is marked moved. At the start of
+ * the next step each tree rebuilds the part those boxes loosened (sinew_dynamic_tree_rebuild_enlarged:
+ * the nodes above them, once, however many moved), then every moved shape queries the trees it
+ * can collide with, and each new overlapping pair becomes a contact. Static shapes never query
+ * the static tree, so resting scenery costs nothing. A pair of two moved shapes is taken by one
+ * of them only; a pair that has a contact already is dropped as the trees report it (the pair
+ * set below holds every contact by its shape pair); the new pairs are sorted before contacts are
  * made, so the result never depends on the order the trees happen to report them in. */
 #include "joint.h"
 
@@ -31,6 +34,10 @@ static bool collect_pair(int32_t proxy_id, uint64_t user_data, void *context)
 	if (other == q->shape) return true;
 	sinew_world *w = q->world;
 	const sinew_shape *a = &w->shapes[q->shape], *b = &w->shapes[other];
+	/* both moved: the one with the higher index takes the pair (either finds the other, since
+	 * a pair that can make a contact has a dynamic shape, and every moved shape queries the
+	 * dynamic tree and a dynamic one every tree) */
+	if (b->moved && other < q->shape) return true;
 	if (a->body == b->body || !sinew_shapes_should_collide(a, b)) return true;
 	if ((w->bodies[a->body].joint_count > 0 && w->bodies[b->body].joint_count > 0) &&
 	    sinew_bodies_jointed_without_collision(w, a->body, b->body))
@@ -41,10 +48,40 @@ static bool collect_pair(int32_t proxy_id, uint64_t user_data, void *context)
 	return true;
 }
 
-static int compare_pairs(const void *a, const void *b)
+/* Ascending sort of the new pair keys, in place: quicksort (median of three, the smaller side
+ * first so the recursion stays under log2 n deep) down to runs of 16, then insertion sort. It
+ * replaced qsort, which called a comparison function per step of the sort and, in glibc, takes a
+ * merge buffer from malloc. */
+static void sort_pairs(int64_t *keys, int count)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
+	while (count > 16) {
+		int64_t a = keys[0], b = keys[count / 2], c = keys[count - 1];
+		int64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		int i = 0, j = count - 1;
+		for (;;) { /* Hoare partition: [0, i) <= pivot <= (j, count) */
+			while (keys[i] < pivot) ++i;
+			while (keys[j] > pivot) --j;
+			if (i >= j) break;
+			int64_t t = keys[i];
+			keys[i++] = keys[j];
+			keys[j--] = t;
+		}
+		int left = j + 1; /* [0, left) and [left, count), both non-empty */
+		if (left < count - left) {
+			sort_pairs(keys, left);
+			keys += left;
+			count -= left;
+		} else {
+			sort_pairs(keys + left, count - left);
+			count = left;
+		}
+	}
+	for (int i = 1; i < count; ++i) {
+		int64_t k = keys[i];
+		int j = i;
+		for (; j > 0 && keys[j - 1] > k; --j) keys[j] = keys[j - 1];
+		keys[j] = k;
+	}
 }
 
 /* ---- the pair set: every contact by its shape pair ----
@@ -145,12 +182,12 @@ void sinew_pair_set_free(sinew_world *w)
 
 void sinew_broadphase_update_pairs(sinew_world *w)
 {
+	for (int t = 0; t < SINEW_TREE_COUNT; ++t) sinew_dynamic_tree_rebuild_enlarged(&w->trees[t]);
 	stbds_arrsetlen(w->pair_buffer, 0);
 	int n = (int)stbds_arrlen(w->moved_shapes);
 	for (int i = 0; i < n; ++i) {
 		int32_t si = w->moved_shapes[i];
 		sinew_shape *s = &w->shapes[si];
-		s->moved = false;
 		if (!s->in_use || s->proxy == SINEW_NULL_NODE) continue;
 		pair_query q = {w, si};
 		/* dynamic shapes meet everything; static and kinematic shapes meet only dynamic ones */
@@ -160,9 +197,10 @@ void sinew_broadphase_update_pairs(sinew_world *w)
 		}
 		sinew_dynamic_tree_query(&w->trees[SINEW_TREE_DYNAMIC], s->fat_aabb, UINT32_MAX, collect_pair, &q);
 	}
+	for (int i = 0; i < n; ++i) w->shapes[w->moved_shapes[i]].moved = false;
 	stbds_arrsetlen(w->moved_shapes, 0);
 	int count = (int)stbds_arrlen(w->pair_buffer);
-	if (count > 1) qsort(w->pair_buffer, (size_t)count, sizeof(int64_t), compare_pairs);
+	sort_pairs(w->pair_buffer, count);
 	for (int i = 0; i < count; ++i) {
 		if (i > 0 && w->pair_buffer[i] == w->pair_buffer[i - 1]) continue;
 		int32_t a = (int32_t)(w->pair_buffer[i] >> 32), b = (int32_t)(w->pair_buffer[i] & 0xffffffff);
@@ -171,7 +209,8 @@ void sinew_broadphase_update_pairs(sinew_world *w)
 }
 
 /* After a body moved: refresh its shapes' tight boxes; a shape that left its fat box (or all of
- * them, when force_move) gets a new fat box and looks for pairs at the next step. */
+ * them, when force_move) gets a new fat box, set in its tree in place (the next step's
+ * broadphase rebuilds what that loosened), and looks for pairs at the next step. */
 void sinew_broadphase_refresh_body(sinew_world *w, sinew_body *b, bool force_move)
 {
 	float margin = b->type == SINEW_STATIC_BODY ? 0.0f : w->aabb_margin;
@@ -183,7 +222,7 @@ void sinew_broadphase_refresh_body(sinew_world *w, sinew_body *b, bool force_mov
 		s->fat_aabb.lower = sinew_sub(s->aabb.lower, sinew_v2(margin, margin));
 		s->fat_aabb.upper = sinew_add(s->aabb.upper, sinew_v2(margin, margin));
 		sinew_world_scope scope = sinew_world_scope_enter(w);
-		sinew_dynamic_tree_move_proxy(&w->trees[s->tree], s->proxy, s->fat_aabb);
+		sinew_dynamic_tree_set_proxy_aabb(&w->trees[s->tree], s->proxy, s->fat_aabb);
 		sinew_world_scope_leave(w, scope);
 		if (!s->moved) {
 			s->moved = true;

@@ -142,16 +142,18 @@ static sinew_vec2 point_velocity(const sinew_body *b, sinew_vec2 point)
 /* Speculative contacts: keep the points the bodies can reach within this step at their present
  * approach speed, so a fast body is stopped at the surface instead of sinking into it, and no
  * point beyond the pair's reach (the narrowphase's own bound, which a recycled or padded
- * manifold may exceed). */
+ * manifold may exceed). Both reaches count the pair's lift (contact_push.c): the velocity passes
+ * see each point lift closer than it is, so a point is in reach of them while its gap is under
+ * reach + lift. */
 static void keep_reachable_points(const sinew_world *w, sinew_manifold *m, const sinew_body *a, const sinew_body *b,
-                                  float dt, float pair_reach)
+                                  float dt, float pair_reach, float lift)
 {
 	int k = 0;
 	float reach_gravity = sinew_length(w->gravity) * dt * dt;
 	for (int i = 0; i < m->point_count; ++i) {
 		sinew_manifold_point *p = &m->points[i];
 		float vn = sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), m->normal);
-		float reach = w->speculative_distance + dt * sinew_maxf(-vn, 0.0f) + reach_gravity;
+		float reach = w->speculative_distance + lift + dt * sinew_maxf(-vn, 0.0f) + reach_gravity;
 		if (p->separation <= reach && p->separation <= pair_reach) m->points[k++] = *p;
 	}
 	m->point_count = k;
@@ -263,7 +265,12 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 		sinew_manifold old = c->manifold;
 		/* how far the pair can close in this step bounds the speculative search */
 		float closing = sinew_length(sinew_sub(b->v, a->v)) + sinew_absf(a->w) * a->max_extent + sinew_absf(b->w) * b->max_extent;
-		float reach = w->speculative_distance + dt * closing + sinew_length(w->gravity) * dt * dt;
+		/* The position pass keeps pairs lifted apart while the velocity passes see them at their
+		 * gap minus the lift. Without the lift in the reach, a point of a loaded pair left the
+		 * manifold once its true gap passed the speculative distance, and its load vanished at
+		 * once: in capsule_pile the pass lifts pairs 2 to 5 cm (more than the 2 cm speculative
+		 * distance), and dropped points set off slides in the settled pile every few steps. */
+		float reach = w->speculative_distance + c->lift + dt * closing + sinew_length(w->gravity) * dt * dt;
 		float tolerance = w->recycle_tolerance;
 		/* Only between sharp polygons: their points are vertices, material points of a body. A
 		 * round feature's contact point is not (a rolling capsule's point stays at the bottom):
@@ -280,7 +287,7 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 			c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, padded);
 			cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);
 		}
-		keep_reachable_points(w, &c->manifold, a, b, dt, reach);
+		keep_reachable_points(w, &c->manifold, a, b, dt, reach, c->lift);
 		match_impulses(c, &old);
 		touching = c->manifold.point_count > 0;
 		if (!touching) c->lift = 0.0f; /* the position pass's lift (contact_push.c) ends with the touch */

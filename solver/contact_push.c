@@ -20,7 +20,11 @@
  * The lift. Each contact keeps how far the pass has moved its pair apart (lift), and prepare takes
  * it off the separation, so the velocity passes see the overlap they left and hold the load as they
  * did without the pass: no new jitter, the same impulses, while the bodies sit on the surface. A
- * contact that unloads is let down by its lift instead of opening a gap. */
+ * contact that unloads is let down by its lift instead of opening a gap, but only where the body
+ * that moves rests on that one support (a stack): in a pile, letting a body down onto one support
+ * pushed it into its others, which lifted it back, every step (capsule_pile: 1,866 of 2,000
+ * bodies moved by the pass in every step, 7 m of letting down and 3.7 m of lifting summed over
+ * the contacts, and the pile never fell asleep). */
 #include "world.h"
 
 #include <limits.h>
@@ -105,6 +109,17 @@ void sinew_contacts_order_push(sinew_world *w)
 			queue[tail++] = o;
 		}
 	}
+	/* how many supports (contacts with a body of lower level) each body has: only a body on one
+	 * support is let down (sinew_contacts_push) */
+	stbds_arrsetlen(w->push_supports, n);
+	int32_t *supports = w->push_supports;
+	for (int i = 0; i < n; ++i) supports[i] = 0;
+	for (int c = 0; c < m; ++c) {
+		int32_t a = cs[c].body_a, b = cs[c].body_b;
+		if (level[a] < 0 || level[b] < 0) continue;
+		if (level[a] < level[b]) supports[b] += 1;
+		if (level[b] < level[a]) supports[a] += 1;
+	}
 	/* order by the sum of levels (unreached last), a counting sort that keeps constraint order */
 	int keys = 2 * top + 2; /* at most 2 n + 2 */
 	int32_t *count = w->push_count;
@@ -139,7 +154,8 @@ static float separation(const sinew_push_constraint *cc, int j, const sinew_solv
  * pyramid20, which then drifted metres). Lifting moves the deepest point to the allowance (at most
  * max_push at a time); letting down (when no point is deeper) moves the pair back together by at
  * most the lift it carries and never below the allowance, so a contact that unloads gives its lift
- * back instead of opening a gap. The true separation is the running one plus the lift. */
+ * back instead of opening a gap. Only a body of higher level on exactly one support is let down
+ * (see the top of the file). The true separation is the running one plus the lift. */
 static void push_constraint(sinew_world *w, const sinew_push_constraint *cc, float allowance, float max_push,
                             bool let_down)
 {
@@ -148,6 +164,7 @@ static void push_constraint(sinew_world *w, const sinew_push_constraint *cc, flo
 	if (la == SINEW_PUSH_JOINTED || lb == SINEW_PUSH_JOINTED) return;
 	/* the lower body holds the higher one up: it counts as fixed, as does anything of level 0 */
 	float ma = la < lb || la == 0 ? 0.0f : a->inv_mass, mb = lb < la || lb == 0 ? 0.0f : b->inv_mass;
+	if (let_down && (la == lb || w->push_supports[la < lb ? cc->body_b : cc->body_a] != 1)) return;
 	if (ma + mb == 0.0f) return;
 	float need = -SINEW_HUGE;
 	for (int j = 0; j < cc->point_count; ++j) need = sinew_maxf(need, -(separation(cc, j, a, b) + cc->lift + allowance));

@@ -310,6 +310,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->push_queue);
 	stbds_arrfree(w->push_order);
 	stbds_arrfree(w->push_count);
+	stbds_arrfree(w->push_supports);
 	stbds_arrfree(w->push_before);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);

@@ -221,6 +221,7 @@ typedef struct sinew_world {
 	 * (compressed rows), a queue, the visiting order and a counting sort's counts */
 	struct sinew_push_constraint *push_constraints;
 	int32_t *push_level, *push_start, *push_adjacent, *push_queue, *push_order, *push_count;
+	int32_t *push_supports; /* each solver slot's contacts with bodies of a lower level */
 	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
 	int32_t *island_stack;
 	int32_t *island_bodies;

@@ -113,6 +113,7 @@ static void collision_functions_refuse_null(void **state)
 	REFUSES(sinew_dynamic_tree_destroy_proxy(NULL, 0));
 	REFUSES(sinew_dynamic_tree_move_proxy(NULL, 0, box));
 	REFUSES(sinew_dynamic_tree_enlarge_proxy(NULL, 0, box));
+	REFUSES(sinew_dynamic_tree_set_proxy_aabb(NULL, 0, box));
 	REFUSES(sinew_dynamic_tree_get_aabb(NULL, 0));
 	REFUSES(sinew_dynamic_tree_get_user_data(NULL, 0));
 	REFUSES(sinew_dynamic_tree_get_category(NULL, 0));
@@ -122,6 +123,7 @@ static void collision_functions_refuse_null(void **state)
 	REFUSES(sinew_dynamic_tree_get_area_ratio(NULL));
 	REFUSES(sinew_dynamic_tree_validate(NULL));
 	REFUSES(sinew_dynamic_tree_rebuild(NULL));
+	REFUSES(sinew_dynamic_tree_rebuild_enlarged(NULL));
 	REFUSES(sinew_ray_cast_aabb(box, NULL, &f));
 	REFUSES(sinew_make_proxy(NULL));
 	REFUSES(sinew_proxy_distance(NULL, xf, NULL, xf));

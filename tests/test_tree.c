@@ -590,6 +590,130 @@ static void test_enlarge_proxy(void **state)
 	sinew_dynamic_tree_destroy(&tree);
 }
 
+/* ---- the world's broadphase: boxes replaced in place, partial rebuilds, pairs by moved proxies ----
+ * The world's procedure (solver/broadphase.c) over 250 steps of 240 moving boxes: a tight box
+ * that leaves its fat box gets a new fat box (tight + margin) through set_proxy_aabb, the tree
+ * then rebuilds what that loosened (rebuild_enlarged), each moved proxy queries it (a pair of two
+ * moved proxies is taken by the higher index only), and a pair whose fat boxes stop overlapping
+ * is dropped. After every step the pair set must equal the brute-force overlaps of the fat
+ * boxes, the tree must hold its invariants (every node's box contains its children's, flags
+ * closed upwards) both before and after the rebuild, and each leaf's box must be its fat box,
+ * containing the tight box. Some steps also destroy, create and move (re-insert) proxies, so
+ * rotations meet flagged nodes. An enlargement that forgot an ancestor, or a rebuild that
+ * dropped a subtree, loses a pair or fails validation. */
+
+#define BP_COUNT 240
+
+typedef struct bp_world {
+	sinew_dynamic_tree tree;
+	int32_t id[BP_COUNT];
+	sinew_aabb tight[BP_COUNT], fat[BP_COUNT];
+	sinew_vec2 velocity[BP_COUNT];
+	bool moved[BP_COUNT];
+	bool pair[BP_COUNT][BP_COUNT];
+	int32_t slot_of[4 * BP_COUNT]; /* proxy id -> slot */
+	int querying;
+} bp_world;
+
+static sinew_aabb fatten(sinew_aabb b, float margin)
+{
+	return make_box(b.lower.x - margin, b.lower.y - margin, b.upper.x + margin, b.upper.y + margin);
+}
+
+static void bp_create(bp_world *w, rng *r, int i)
+{
+	w->tight[i] = random_box(r, 80.0f, 2.0f);
+	float speed = (i % 3 == 0) ? 0.0f : rng_float(r, 0.0f, 6.0f); /* a third rest */
+	float angle = rng_float(r, 0.0f, 6.2831853f);
+	w->velocity[i] = sinew_v2(speed * cosf(angle), speed * sinf(angle));
+	w->fat[i] = fatten(w->tight[i], 0.1f);
+	w->id[i] = sinew_dynamic_tree_create_proxy(&w->tree, w->fat[i], 1u, (uint64_t)i);
+	assert_true(w->id[i] >= 0 && w->id[i] < 4 * BP_COUNT);
+	w->slot_of[w->id[i]] = i;
+	w->moved[i] = true;
+}
+
+static bool bp_collect(int32_t proxy_id, uint64_t user_data, void *context)
+{
+	bp_world *w = context;
+	int i = w->querying, j = (int)user_data;
+	assert_int_equal(w->slot_of[proxy_id], j);
+	if (j == i || (w->moved[j] && j < i)) return true;
+	w->pair[i][j] = w->pair[j][i] = true;
+	return true;
+}
+
+static void test_in_place_broadphase_matches_brute_force(void **state)
+{
+	(void)state;
+	static bp_world w;
+	memset(&w, 0, sizeof w);
+	w.tree = sinew_dynamic_tree_create();
+	rng r = {0xb10adULL};
+	for (int i = 0; i < BP_COUNT; ++i) bp_create(&w, &r, i);
+	const float dt = 1.0f / 60.0f;
+	int partial_rebuilds = 0, pairs_seen = 0;
+	for (int step = 0; step < 250; ++step) {
+		/* the broadphase: rebuild what moved boxes loosened, then the moved proxies query */
+		int32_t rebuilt = sinew_dynamic_tree_rebuild_enlarged(&w.tree);
+		assert_true(sinew_dynamic_tree_validate(&w.tree));
+		assert_int_equal(sinew_dynamic_tree_rebuild_enlarged(&w.tree), 0); /* nothing left */
+		if (rebuilt > 0 && rebuilt < w.tree.proxy_count - 1) partial_rebuilds += 1;
+		for (int i = 0; i < BP_COUNT; ++i) {
+			if (!w.moved[i]) continue;
+			w.querying = i;
+			sinew_dynamic_tree_query(&w.tree, w.fat[i], 0xFFFFFFFFu, bp_collect, &w);
+		}
+		for (int i = 0; i < BP_COUNT; ++i) w.moved[i] = false;
+		/* drop pairs whose fat boxes parted; the rest must be exactly the overlaps */
+		int pairs = 0;
+		for (int i = 0; i < BP_COUNT; ++i)
+			for (int j = i + 1; j < BP_COUNT; ++j) {
+				bool overlap = sinew_aabb_overlaps(w.fat[i], w.fat[j]);
+				if (w.pair[i][j] && !overlap) w.pair[i][j] = w.pair[j][i] = false;
+				assert_int_equal(w.pair[i][j], overlap);
+				pairs += overlap;
+			}
+		pairs_seen += pairs;
+		/* move: boxes drift and bounce off the walls of an 80 m square; some jump */
+		for (int i = 0; i < BP_COUNT; ++i) {
+			sinew_vec2 d = sinew_scale(dt, w.velocity[i]);
+			if (rng_next(&r) % 200 == 0) d = sinew_v2(rng_float(&r, -20.0f, 20.0f), rng_float(&r, -20.0f, 20.0f));
+			w.tight[i].lower = sinew_add(w.tight[i].lower, d);
+			w.tight[i].upper = sinew_add(w.tight[i].upper, d);
+			if (w.tight[i].lower.x < 0.0f || w.tight[i].upper.x > 82.0f) w.velocity[i].x = -w.velocity[i].x;
+			if (w.tight[i].lower.y < 0.0f || w.tight[i].upper.y > 82.0f) w.velocity[i].y = -w.velocity[i].y;
+			if (sinew_aabb_contains(w.fat[i], w.tight[i])) continue;
+			w.fat[i] = fatten(w.tight[i], 0.1f);
+			sinew_dynamic_tree_set_proxy_aabb(&w.tree, w.id[i], w.fat[i]);
+			w.moved[i] = true;
+		}
+		/* now and then a proxy is destroyed and made again, or re-inserted */
+		if (step % 7 == 3) {
+			int i = (int)(rng_next(&r) % BP_COUNT);
+			sinew_dynamic_tree_destroy_proxy(&w.tree, w.id[i]);
+			for (int j = 0; j < BP_COUNT; ++j) w.pair[i][j] = w.pair[j][i] = false;
+			bp_create(&w, &r, i);
+		}
+		if (step % 5 == 1) {
+			int i = (int)(rng_next(&r) % BP_COUNT);
+			w.tight[i] = random_box(&r, 80.0f, 2.0f);
+			w.fat[i] = fatten(w.tight[i], 0.1f);
+			sinew_dynamic_tree_move_proxy(&w.tree, w.id[i], w.fat[i]);
+			w.moved[i] = true;
+		}
+		assert_true(sinew_dynamic_tree_validate(&w.tree)); /* loosened, not rebuilt: still valid */
+		for (int i = 0; i < BP_COUNT; ++i) {
+			sinew_aabb b = sinew_dynamic_tree_get_aabb(&w.tree, w.id[i]);
+			assert_memory_equal(&b, &w.fat[i], sizeof b);
+			assert_true(sinew_aabb_contains(w.fat[i], w.tight[i]));
+		}
+	}
+	assert_true(pairs_seen > 250 * 20); /* the boxes met: the check had pairs to check */
+	assert_true(partial_rebuilds > 50); /* and most rebuilds were partial */
+	sinew_dynamic_tree_destroy(&w.tree);
+}
+
 /* ---- determinism: same calls, same tree (seen through traversal order) ---- */
 
 static void trace_tree(const sinew_dynamic_tree *tree, hits *out)
@@ -723,10 +847,15 @@ static void test_bad_input_is_reported(void **state)
 	assert_true(parent != a && parent != b);
 	sinew_dynamic_tree_move_proxy(&tree, parent, make_box(0, 0, 1, 1));
 	assert_int_equal(s_last_error, SINEW_ERROR_INVALID_ID);
+	sinew_dynamic_tree_set_proxy_aabb(&tree, parent, make_box(0, 0, 1, 1));
+	assert_int_equal(s_last_error, SINEW_ERROR_INVALID_ID);
+	sinew_dynamic_tree_set_proxy_aabb(&tree, a, make_box(0, 0, -1, 1));
+	assert_int_equal(s_last_error, SINEW_ERROR_INVALID_ARGUMENT);
+	assert_int_equal(sinew_dynamic_tree_rebuild_enlarged(&tree), 0); /* nothing was changed */
 	sinew_dynamic_tree_destroy_proxy(&tree, b);
 	sinew_dynamic_tree_destroy_proxy(&tree, b); /* stale */
 	assert_int_equal(s_last_error, SINEW_ERROR_INVALID_ID);
-	assert_int_equal(s_error_count, 6);
+	assert_int_equal(s_error_count, 8);
 	assert_true(sinew_dynamic_tree_validate(&tree));
 	assert_int_equal(tree.proxy_count, 1);
 	sinew_aabb box = sinew_dynamic_tree_get_aabb(&tree, a);
@@ -749,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_query_early_stop),
 		cmocka_unit_test(test_rebuild_keeps_ids),
 		cmocka_unit_test(test_enlarge_proxy),
+		cmocka_unit_test(test_in_place_broadphase_matches_brute_force),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_move_does_not_allocate),
 		cmocka_unit_test(test_bad_input_is_reported),

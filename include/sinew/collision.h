@@ -147,7 +147,9 @@ typedef struct sinew_ray_cast_input {
 
 struct sinew_tree_node;
 
-/** A dynamic AABB tree. Zero-initialise or use sinew_dynamic_tree_create; fields are read-only. */
+/** A dynamic AABB tree. Zero-initialise or use sinew_dynamic_tree_create; fields are read-only.
+ * build is the rebuilds' scratch space, sized with the node pool so that a rebuild never
+ * allocates. */
 typedef struct sinew_dynamic_tree {
 	struct sinew_tree_node *nodes;
 	int32_t root;
@@ -155,6 +157,7 @@ typedef struct sinew_dynamic_tree {
 	int32_t node_capacity;
 	int32_t free_list;
 	int32_t proxy_count;
+	void *build;
 } sinew_dynamic_tree;
 
 SINEW_API sinew_dynamic_tree sinew_dynamic_tree_create(void);
@@ -167,6 +170,10 @@ SINEW_API void sinew_dynamic_tree_destroy_proxy(sinew_dynamic_tree *tree, int32_
 SINEW_API void sinew_dynamic_tree_move_proxy(sinew_dynamic_tree *tree, int32_t proxy_id, sinew_aabb aabb);
 /** Grow a proxy's box to contain aabb, growing its ancestors without restructuring (cheap). */
 SINEW_API void sinew_dynamic_tree_enlarge_proxy(sinew_dynamic_tree *tree, int32_t proxy_id, sinew_aabb aabb);
+/** Replace a proxy's box without restructuring: the box becomes aabb and its ancestors grow to
+ * contain it (cheaper than move_proxy; queries stay exact, the tree looser until
+ * sinew_dynamic_tree_rebuild_enlarged). */
+SINEW_API void sinew_dynamic_tree_set_proxy_aabb(sinew_dynamic_tree *tree, int32_t proxy_id, sinew_aabb aabb);
 SINEW_API sinew_aabb sinew_dynamic_tree_get_aabb(const sinew_dynamic_tree *tree, int32_t proxy_id);
 SINEW_API uint64_t sinew_dynamic_tree_get_user_data(const sinew_dynamic_tree *tree, int32_t proxy_id);
 SINEW_API uint32_t sinew_dynamic_tree_get_category(const sinew_dynamic_tree *tree, int32_t proxy_id);
@@ -191,8 +198,12 @@ SINEW_API int sinew_dynamic_tree_get_height(const sinew_dynamic_tree *tree);
 SINEW_API float sinew_dynamic_tree_get_area_ratio(const sinew_dynamic_tree *tree);
 /** Check the tree's structure and boxes; returns false if an invariant is broken. */
 SINEW_API bool sinew_dynamic_tree_validate(const sinew_dynamic_tree *tree);
-/** Rebuild the whole tree bottom-up for quality (optional; costs time). */
+/** Rebuild the whole tree bottom-up for quality (optional; costs time). Never allocates. */
 SINEW_API void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree);
+/** Rebuild only the part of the tree that boxes grown in place (set_proxy_aabb, enlarge_proxy)
+ * loosened since the last rebuild: the nodes above them, with every untouched subtree kept
+ * whole. Returns the number of internal nodes rebuilt (0 when nothing grew). Never allocates. */
+SINEW_API int32_t sinew_dynamic_tree_rebuild_enlarged(sinew_dynamic_tree *tree);
 /** Move every box by -new_origin (the point that becomes the origin), keeping the structure (no rebuild). */
 SINEW_API void sinew_dynamic_tree_shift_origin(sinew_dynamic_tree *tree, sinew_vec2 new_origin);
 
