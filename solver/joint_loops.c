@@ -214,8 +214,9 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
  * products, 7.7 mm by step 128 and growing; 12 and 4, 17 mm by step 112. Most of that error sat at
  * the loops through the ground (the tree was grown from one of the grid's pins, and the other six
  * and two fixed neighbours carried most of its weight as loop rows); with a tree per fixed joint
- * (joint_tree.c, sinew_joint_tree_build) 24 and 4 hold 1.6 mm, 16 and 4 (84 products a step) 2.0 mm
- * by step 150, 16 and 3 2.3 mm, 12 and 4 7.9 mm, 8 and 8 35 mm by step 150 and growing. Tried and not
+ * (joint_tree.c, sinew_joint_tree_build), over the first 150 steps: 24 and 4, 0.9 mm; 16 and 4, 2.0 mm;
+ * 16 and 3, 2.3 mm; 12 and 4, 7.9 mm; 8 and 8, 35 mm and growing. 16 and 4 (84 products a step):
+ * 2.9 mm over 500 steps (the jolt at step 6), 0.44 mm from step 50 on. Tried and not
  * taken (no gain in the worst separation): S's own diagonal and its 2 x 2 blocks per joint as the
  * preconditioner (exact, by selected inversion on the tree: about 100 nodes walked per loop joint),
  * and starting each velocity pass from its projection on the last pass's directions. */
