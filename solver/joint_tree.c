@@ -13,7 +13,8 @@
  * and one pass down the tree, so every rigid joint of the tree holds exactly after the pass,
  * whatever the mass ratios and however long the chain: what sequential impulses only approach
  * with many iterations. The factorisation is redone each substep (the anchors turn) in double
- * precision; blocks are at most 3x3. The limits of tree joints join it through an active set (below).
+ * precision; blocks are at most 3x3. (Keeping it for a few substeps was measured and rejected:
+ * docs/joints.md, "Factored every substep, and why".) The limits of tree joints join it through an active set (below).
  * Joints that close a loop, and the soft rows (motors, springs, compliant pins), are solved by
  * sequential impulses around it (joint_solve.c). */
 #include "joint_tree.h"
@@ -329,13 +330,50 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
-	for (int32_t i = begin; i < end; ++i) fill_blocks(w, &w->tree_nodes[i]);
+	for (int32_t i = begin; i < end; ++i) {
+		fill_blocks(w, &w->tree_nodes[i]);
+		w->tree_nodes[i].stale = false;
+	}
 	/* parents were created before their children: walking backwards eliminates leaves first */
 	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		invert(n->d, n->dim);
 		if (n->parent < 0) continue;
 		sinew_tree_node *p = &w->tree_nodes[n->parent];
+		SINEW_TREE_DISPATCH(eliminate_block, n, p)
+	}
+}
+
+/* A joint node's block changed (a limit joined or left it): its pivot, the coupling of the body
+ * below it (whose rows are the joint's) and the pivot of every node above it no longer hold. */
+static void mark_stale(sinew_world *w, int32_t node, int32_t end)
+{
+	sinew_tree_node *nodes = w->tree_nodes;
+	for (int32_t i = node + 1; i < end; ++i) /* the body below: created right after its joint */
+		if (nodes[i].parent == node) {
+			nodes[i].stale = true;
+			break;
+		}
+	for (int32_t i = node; i >= 0 && !nodes[i].stale; i = nodes[i].parent) nodes[i].stale = true;
+}
+
+/* factor_range for the nodes mark_stale marked, the rest of the factorisation kept. A node's pivot
+ * depends only on its own blocks and the nodes below it, so the nodes that are not stale (a limb
+ * whose joints did not change) keep their inverted pivots and are only eliminated into a stale
+ * parent again. The same operations in the same order as factor_range on those nodes, so the same
+ * result to the bit; an active-set round of a ragdoll changes one joint, and refactors the path
+ * from it to the root instead of the whole figure. */
+static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
+{
+	sinew_tree_node *nodes = w->tree_nodes;
+	for (int32_t i = begin; i < end; ++i)
+		if (nodes[i].stale) fill_blocks(w, &nodes[i]);
+	for (int32_t i = end - 1; i >= begin; --i) {
+		sinew_tree_node *n = &nodes[i];
+		if (n->stale) invert(n->d, n->dim);
+		n->stale = false; /* its children, after it in the range, are done */
+		if (n->parent < 0 || !nodes[n->parent].stale) continue;
+		sinew_tree_node *p = &nodes[n->parent];
 		SINEW_TREE_DISPATCH(eliminate_block, n, p)
 	}
 }
@@ -605,6 +643,7 @@ static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, co
 		while (n->dim > n->rigid) drop_limit(w, n);
 		int32_t ri = crossed_limit(w, n, crossed_now, pass);
 		if (ri >= 0) add_limit(w, n, ri);
+		if (ri != before) mark_stale(w, i, end);
 		changed = changed || ri != before;
 	}
 	return changed;
@@ -628,11 +667,13 @@ static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const sinew_t
 				rc->impulse = 0.0f;
 			}
 			drop_limit(w, n);
+			mark_stale(w, i, end);
 			return true;
 		}
 		int32_t ri = crossed_limit(w, n, crosses, pass);
 		if (ri < 0) continue;
 		add_limit(w, n, ri);
+		mark_stale(w, i, end);
 		return true;
 	}
 	return false;
@@ -643,7 +684,7 @@ static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const sinew_t
 static void settle_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
 	for (int round = 0; round < SINEW_TREE_MAX_ROUNDS && flip_limit(w, begin, end, pass); ++round) {
-		factor_range(w, begin, end);
+		refactor_stale(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, pass);
 	}
 }
@@ -788,7 +829,8 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
 		bool has_limits = w->tree_ranges[t].has_limits;
 		bool changed = has_limits && start_position_limits(w, begin, end, &pass);
-		if (changed || !factored) factor_range(w, begin, end);
+		if (!factored) factor_range(w, begin, end);
+		else if (changed) refactor_stale(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, &pass);
 		if (has_limits) settle_limits(w, begin, end, &pass);
 	}

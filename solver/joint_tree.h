@@ -21,6 +21,7 @@ typedef struct sinew_tree_node {
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
 	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
+	bool stale;      /* its blocks changed since the tree was factored (refactor_stale in joint_tree.c) */
 } sinew_tree_node;
 
 /* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
