@@ -163,6 +163,7 @@ typedef struct sinew_contact_constraint {
 	float force_dv;                             /* relative normal velocity change per substep from gravity and forces */
 	float lift;                                 /* the position pass's lift of the pair (contact_push.c) */
 	bool block;                                 /* solve the two points together */
+	bool hold;                                  /* a body has joints: relax holds pushing speculative points (contact_solver.c) */
 	int32_t body_a, body_b;                     /* solver body slots */
 	int32_t contact;                            /* index in the contact pool */
 	int32_t point_count;
