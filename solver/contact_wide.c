@@ -165,6 +165,7 @@ typedef struct sinew_contact_wide {
 	float nx[4], ny[4], friction[4], force_dv[4];
 	float k11[4], k12[4], k22[4];
 	float block[4]; /* 1: solve the two points together */
+	float hold[4];  /* 1: a body of the pair has joints (sinew_contact_constraint.hold) */
 	wide_point points[2];
 } sinew_contact_wide;
 
@@ -193,7 +194,7 @@ static void pad_lane(sinew_contact_wide *cw, int l)
 	cw->nx[l] = 1.0f;
 	cw->ny[l] = cw->friction[l] = cw->force_dv[l] = 0.0f;
 	cw->k11[l] = cw->k22[l] = 1.0f;
-	cw->k12[l] = cw->block[l] = 0.0f;
+	cw->k12[l] = cw->block[l] = cw->hold[l] = 0.0f;
 	pad_point(&cw->points[0], l);
 	pad_point(&cw->points[1], l);
 }
@@ -274,6 +275,7 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 	cw->k12[l] = two ? cc->k12 : 0.0f;
 	cw->k22[l] = two ? cc->k22 : 1.0f;
 	cw->block[l] = two && cc->block ? 1.0f : 0.0f;
+	cw->hold[l] = cc->hold ? 1.0f : 0.0f;
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
 		if (j >= cc->point_count) {

@@ -95,7 +95,7 @@ static inline VT K(separation)(const K(body) *a, const K(body) *b, const wide_po
 /* The settings of one solve pass, as four-lane constants. */
 typedef struct K(pass) {
 	VT inv_h, push, bias_rate, mass_scale, impulse_scale, zero, one, half;
-	VM use_bias;
+	VM use_bias, relax;
 } K(pass);
 
 /* The normal impulses of one wide constraint: block solve where it applies, else point by point.
@@ -112,7 +112,10 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, K(body) *a, K(body) *
 		VT s = K(separation)(a, b, wp, nx, ny);
 		VM speculative = V(gt)(s, ps->zero);
 		VT soft_bias = V(select)(ps->use_bias, V(max)(V(mul)(ps->bias_rate, s), V(neg)(ps->push)), ps->zero);
-		bias[j] = V(select)(speculative, V(mul)(s, ps->inv_h), soft_bias);
+		/* relax, jointed pair: a speculative point that is already pushing may not approach */
+		VM pushing = V(and)(V(gt)(V(load)(cw->hold), ps->zero), V(gt)(V(load)(wp->normal_impulse), ps->zero));
+		VM hold = V(and)(ps->relax, pushing);
+		bias[j] = V(select)(speculative, V(select)(hold, ps->zero, V(mul)(s, ps->inv_h)), soft_bias);
 		block_soft[j] = V(and)(ps->use_bias, V(le)(s, ps->zero));
 		seq_soft[j] = V(and)(ps->use_bias, V(le)(bias[j], ps->zero));
 		vn[j] = K(relative_speed)(a, b, V(load)(wp->rax), V(load)(wp->ray), V(load)(wp->rbx), V(load)(wp->rby), nx, ny);
@@ -196,6 +199,7 @@ static inline K(pass) K(make_pass)(const sinew_world *w, float inv_h, bool use_b
 	ps.one = V(splat)(1.0f);
 	ps.half = V(splat)(0.5f);
 	ps.use_bias = V(all)(use_bias);
+	ps.relax = V(all)(!use_bias);
 	return ps;
 }
 

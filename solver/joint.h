@@ -140,7 +140,9 @@ sinew_vec2 sinew_joint_axis(const sinew_joint *j, const sinew_joint_frame *f);
 
 /* joint.c: the step's joint stages. */
 void sinew_joints_prepare(sinew_world *w);
-void sinew_joints_update_rows(sinew_world *w, float h);
+/* fresh: the bodies have not moved since sinew_joints_prepare built the rows (the first substep):
+ * only the effective masses and motor bounds are set */
+void sinew_joints_update_rows(sinew_world *w, float h, bool fresh);
 void sinew_joints_update_errors(sinew_world *w); /* tree joints: C at the current pose, the Jacobians kept */
 void sinew_joints_warm_start(sinew_world *w);
 void sinew_joints_solve(sinew_world *w, float h, bool use_bias);

@@ -47,6 +47,9 @@ sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_jo
 
 static float wrap_angle(float a)
 {
+	/* within [-pi, pi] remainderf returns a itself (the nearest multiple of 2 pi is 0, a tie at +-pi
+	 * goes to the even one): skip the library call for the angle a joint almost always has */
+	if (a >= -SINEW_PI && a <= SINEW_PI) return a <= -SINEW_PI ? a + 2.0f * SINEW_PI : a;
 	a = remainderf(a, 2.0f * SINEW_PI); /* in [-pi, pi]; no loop, so never stuck on a non-finite angle */
 	return a <= -SINEW_PI ? a + 2.0f * SINEW_PI : a;
 }

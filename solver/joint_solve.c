@@ -1,5 +1,5 @@
 /* The joint stages of a step. Rows are rebuilt from the bodies' running state at every substep
- * (anchors turn with the bodies), warm started with the impulses of the previous substep, and
+ * (anchors turn with the bodies; the first substep keeps the rows prepare built), warm started with the impulses of the previous substep, and
  * solved in priority order: springs and motors, then limits and the rigid rows that are not part
  * of a joint tree, then (after the contacts) the joint trees exactly. Reaction forces are the
  * impulses summed over the step; a joint whose reaction exceeds its threshold breaks after the step. */
@@ -83,18 +83,21 @@ static float row_inverse_mass(const sinew_world *w, const sinew_row_constraint *
 	       b->inv_mass * (jb[0] * jb[0] + jb[1] * jb[1]) + b->inv_inertia * jb[2] * jb[2];
 }
 
-void sinew_joints_update_rows(sinew_world *w, float h)
+void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
 {
 	int n = (int)stbds_arrlen(w->active_joints);
 	for (int i = 0; i < n; ++i) {
 		const sinew_joint *j = &w->joints[w->active_joints[i]];
-		sinew_joint_frame f = sinew_joint_current_frame(w, j);
 		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
-		int count = joint_rows(j, &f, rows);
-		SINEW_ASSERT(count == j->row_count);
+		int count = j->row_count;
+		if (!fresh) {
+			sinew_joint_frame f = sinew_joint_current_frame(w, j);
+			count = joint_rows(j, &f, rows);
+			SINEW_ASSERT(count == j->row_count);
+		}
 		for (int r = 0; r < count && r < j->row_count; ++r) {
 			sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
-			rc->row = rows[r];
+			if (!fresh) rc->row = rows[r];
 			float k = row_inverse_mass(w, rc);
 			rc->eff_mass = k > 0.0f ? 1.0f / k : 0.0f;
 			rc->row.max_impulse = rc->row.max_effort * h;

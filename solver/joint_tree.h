@@ -21,6 +21,7 @@ typedef struct sinew_tree_node {
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
 	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
+	bool stale;      /* its blocks changed since the tree was factored (refactor_stale in joint_tree.c) */
 } sinew_tree_node;
 
 /* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
@@ -47,6 +48,7 @@ void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end);
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
 
 /* joint_loops.c */
+bool sinew_joint_loops_many(const sinew_world *w); /* too many loop rows to solve exactly */
 void sinew_joint_loops_find(sinew_world *w);
 void sinew_joint_loops_factor(sinew_world *w, float h);
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);

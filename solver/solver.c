@@ -153,7 +153,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	sinew_joints_prepare(w);
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);
-		sinew_joints_update_rows(w, h);
+		sinew_joints_update_rows(w, h, i == 0);
 		sinew_joint_tree_factor(w, h);
 		sinew_joints_warm_start(w);
 		sinew_contacts_warm_start(w, i == 0);
@@ -174,7 +174,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	sinew_continuous_collide(w);
 	sinew_contacts_push(w);
 	if (stbds_arrlen(w->tree_nodes) > 0) { /* post-stabilise the joint trees in position */
-		sinew_joints_update_rows(w, h);
+		sinew_joints_update_rows(w, h, false);
 		sinew_joint_tree_project(w, false, 0.0f);
 	}
 	sinew_contacts_restitution(w);
