@@ -194,16 +194,17 @@ static void joint_grid_scene_holds(void **state)
 	steps = 60; /* under the sanitizers (make test SAN=1) the worst steps only: the jolt is over by step 10 */
 #endif
 	assert_int_equal(count, 19800);
-	double worst = 0.0;
+	double worst = 0.0, settled = 0.0; /* settled: from step 50 on, after the first steps' jolt */
 	int worst_step = 0;
 	for (int s = 0; s < steps; ++s) {
 		assert_true(sinew_scene_step(scene));
 		for (int k = 0; k < count; ++k) {
 			double e = sinew_joint_get_linear_error(sinew_scene_get_joint(scene, k));
 			if (!(e <= worst)) worst = e, worst_step = s; /* NaN is kept, and fails below */
+			if (s >= 50) settled = fmax(settled, e);
 		}
 	}
-	printf("joint_grid, %d steps: worst separation %.5f m (step %d)\n", steps, worst, worst_step);
+	printf("joint_grid, %d steps: worst separation %.5f m (step %d), %.5f m from step 50 on\n", steps, worst, worst_step, settled);
 	assert_true(worst < 0.01);
 	if (steps == sinew_scene_get_default_steps(scene)) { /* what `sinew run scenes/joint_grid.json --hash` prints */
 		char expected[32] = "", hash[32];
