@@ -164,7 +164,7 @@ static void push_constraint(sinew_world *w, const sinew_push_constraint *cc, flo
 	if (la == SINEW_PUSH_JOINTED || lb == SINEW_PUSH_JOINTED) return;
 	/* the lower body holds the higher one up: it counts as fixed, as does anything of level 0 */
 	float ma = la < lb || la == 0 ? 0.0f : a->inv_mass, mb = lb < la || lb == 0 ? 0.0f : b->inv_mass;
-	if (let_down && (la == lb || w->push_supports[la < lb ? cc->body_b : cc->body_a] != 1)) return;
+	if (la == lb || w->push_supports[la < lb ? cc->body_b : cc->body_a] != 1) return;
 	if (ma + mb == 0.0f) return;
 	float need = -SINEW_HUGE;
 	for (int j = 0; j < cc->point_count; ++j) need = sinew_maxf(need, -(separation(cc, j, a, b) + cc->lift + allowance));
@@ -199,5 +199,17 @@ void sinew_contacts_push(sinew_world *w)
 		sinew_vec2 db = sinew_sub(bodies[cs[c].body_b].dp, w->push_before[cs[c].body_b]);
 		float moved = sinew_dot(sinew_sub(db, da), cs[c].normal);
 		if (moved != 0.0f) cs[c].lift = sinew_clampf(cs[c].lift + moved, 0.0f, max_lift);
+	}
+	/* A lift never hides a gap: a contact whose pair is apart (its closest point's true separation
+	 * is positive) gives up that much of its lift, so the velocity passes of the next step see the
+	 * gap and let the body settle onto the surface. Nothing is moved here. */
+	for (int c = 0; c < m; ++c) {
+		sinew_push_constraint *cc = &cs[c];
+		if (cc->lift <= 0.0f) continue;
+		if (w->push_level[cc->body_a] == SINEW_PUSH_JOINTED || w->push_level[cc->body_b] == SINEW_PUSH_JOINTED) continue;
+		float gap = SINEW_HUGE;
+		for (int j = 0; j < cc->point_count; ++j)
+			gap = sinew_minf(gap, separation(cc, j, &bodies[cc->body_a], &bodies[cc->body_b]) + cc->lift);
+		if (gap > 0.0f) cc->lift = sinew_maxf(cc->lift - gap, 0.0f);
 	}
 }
