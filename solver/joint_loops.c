@@ -49,20 +49,34 @@ static int32_t loop_end_node(const sinew_world *w, const sinew_row_constraint *r
 	return slot > 0 && w->solver_bodies[slot].inv_mass > 0.0f ? w->tree_body_node[slot] : -1;
 }
 
+/* The rigid rows of the joints that close loops, into loop_rows (NULL: only counted). */
+static int collect_loop_rows(const sinew_world *w, int32_t **rows)
+{
+	int count = 0, n = (int)stbds_arrlen(w->active_joints);
+	for (int i = 0; i < n; ++i) {
+		const sinew_joint *j = &w->joints[w->active_joints[i]];
+		if (j->tree_node != -2) continue;
+		for (int r = 0; r < j->row_count; ++r) {
+			if (w->joint_rows[j->row_start + r].row.kind != SINEW_ROW_EQUALITY) continue;
+			if (rows != NULL) stbds_arrput(*rows, j->row_start + r);
+			++count;
+		}
+	}
+	return count;
+}
+
+bool sinew_joint_loops_many(const sinew_world *w)
+{
+	return collect_loop_rows(w, NULL) > SINEW_MAX_LOOP_ROWS;
+}
+
 void sinew_joint_loops_find(sinew_world *w)
 {
 	int before = (int)stbds_arrlen(w->loop_rows);
 	stbds_arrsetlen(w->loop_rows_before, before);
 	if (before > 0) memcpy(w->loop_rows_before, w->loop_rows, (size_t)before * sizeof *w->loop_rows);
 	stbds_arrsetlen(w->loop_rows, 0);
-	int n = (int)stbds_arrlen(w->active_joints);
-	for (int i = 0; i < n; ++i) {
-		const sinew_joint *j = &w->joints[w->active_joints[i]];
-		if (j->tree_node != -2) continue;
-		for (int r = 0; r < j->row_count; ++r)
-			if (w->joint_rows[j->row_start + r].row.kind == SINEW_ROW_EQUALITY) stbds_arrput(w->loop_rows, j->row_start + r);
-	}
-	int count = (int)stbds_arrlen(w->loop_rows);
+	int count = collect_loop_rows(w, &w->loop_rows);
 	w->loops_iterative = count > SINEW_MAX_LOOP_ROWS;
 	/* the position step's loop impulses start from the last ones while the loop rows stay the same */
 	bool same = count == before && (count == 0 || memcmp(w->loop_rows, w->loop_rows_before, (size_t)count * sizeof *w->loop_rows) == 0);
@@ -146,6 +160,7 @@ static void loop_product(sinew_world *w, const double *p, double *out);
 void sinew_joint_loops_factor(sinew_world *w, float h)
 {
 	SINEW_UNUSED(h);
+	w->loop_jacobians_fresh = false;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	if (count == 0 || w->loops_iterative) return;
 	stbds_arrsetlen(w->loop_matrix, 2 * count * count + count);
@@ -196,14 +211,40 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
  * on joint_grid (worst separation): 16 + 4 + 4 velocity and 16 position products from zero, 7.9 mm
  * over 500 steps; 24 velocity products in the first pass and 4 position products started this
  * way, 2.6 mm over 500 steps, with 116 products a step instead of 176; 16 velocity and 3 position
- * products, 7.7 mm by step 128 and growing; 12 and 4, 17 mm by step 112. */
-#define SINEW_LOOP_CG_BIASED 24
+ * products, 7.7 mm by step 128 and growing; 12 and 4, 17 mm by step 112. Most of that error sat at
+ * the loops through the ground (the tree was grown from one of the grid's pins, and the other six
+ * and two fixed neighbours carried most of its weight as loop rows); with a tree per fixed joint
+ * (joint_tree.c, sinew_joint_tree_build), over the first 150 steps: 24 and 4, 0.9 mm; 16 and 4, 2.0 mm;
+ * 16 and 3, 2.3 mm; 12 and 4, 7.9 mm; 8 and 8, 35 mm and growing. 16 and 4 (84 products a step):
+ * 2.9 mm over 500 steps (the jolt at step 6), 0.44 mm from step 50 on. Tried and not
+ * taken (no gain in the worst separation): S's own diagonal and its 2 x 2 blocks per joint as the
+ * preconditioner (exact, by selected inversion on the tree: about 100 nodes walked per loop joint),
+ * and starting each velocity pass from its projection on the last pass's directions. */
+#define SINEW_LOOP_CG_BIASED 16
 #define SINEW_LOOP_CG_RELAX 4
 #define SINEW_LOOP_CG_POSITION 4
 #define SINEW_LOOP_CG_KEEP 0.9
 #define SINEW_LOOP_CG_SPEED 1e-4
 #define SINEW_LOOP_CG_RELAX_RATIO 1.1
 #define SINEW_LOOP_CG_LENGTH 1e-6
+
+/* Each loop row's Jacobian (ja, then jb) in double, read by every product: the rows themselves are
+ * large and far apart, and reading them there was about half of a product's instructions. Taken
+ * again after the rows change (each solve, projection and factorisation starts by marking them
+ * stale); the same numbers, so the products are the same to the last bit. */
+static const double *loop_jacobians(sinew_world *w)
+{
+	int count = (int)stbds_arrlen(w->loop_rows);
+	if (w->loop_jacobians_fresh && stbds_arrlen(w->loop_jacobians) == 6 * count) return w->loop_jacobians;
+	stbds_arrsetlen(w->loop_jacobians, 6 * count);
+	for (int k = 0; k < count; ++k) {
+		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
+		double *j = &w->loop_jacobians[6 * k];
+		for (int i = 0; i < 3; ++i) j[i] = (double)rc->row.ja[i], j[3 + i] = (double)rc->row.jb[i];
+	}
+	w->loop_jacobians_fresh = true;
+	return w->loop_jacobians;
+}
 
 /* The body nodes of the trees loops reach, cleared, with impulse k along loop row k loaded as the
  * force on its ends' nodes (x may be NULL: nothing loaded). */
@@ -219,16 +260,16 @@ static void load_loop_forces(sinew_world *w, const double *x)
 	}
 	if (x == NULL) return;
 	int count = (int)stbds_arrlen(w->loop_rows);
+	const double *jac = loop_jacobians(w);
 	for (int k = 0; k < count; ++k) {
-		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
 		const int32_t *ends = &w->loop_nodes[2 * k];
 		for (int e = 0; e < 2; ++e) {
 			if (ends[e] < 0) continue;
-			const float *j = e == 0 ? rc->row.ja : rc->row.jb;
+			const double *j = &jac[6 * k + 3 * e];
 			double *y = w->tree_nodes[ends[e]].y;
-			y[0] += (double)j[0] * x[k];
-			y[1] += (double)j[1] * x[k];
-			y[2] += (double)j[2] * x[k];
+			y[0] += j[0] * x[k];
+			y[1] += j[1] * x[k];
+			y[2] += j[2] * x[k];
 		}
 	}
 }
@@ -249,15 +290,15 @@ static void loop_product(sinew_world *w, const double *p, double *out)
 	load_loop_forces(w, p);
 	spread_loop_forces(w);
 	int count = (int)stbds_arrlen(w->loop_rows);
+	const double *jac = loop_jacobians(w);
 	for (int k = 0; k < count; ++k) {
-		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
 		const int32_t *ends = &w->loop_nodes[2 * k];
 		double s = 0.0;
 		for (int e = 0; e < 2; ++e) {
 			if (ends[e] < 0) continue;
-			const float *j = e == 0 ? rc->row.ja : rc->row.jb;
+			const double *j = &jac[6 * k + 3 * e];
 			const double *y = w->tree_nodes[ends[e]].y;
-			s += (double)j[0] * y[0] + (double)j[1] * y[1] + (double)j[2] * y[2];
+			s += j[0] * y[0] + j[1] * y[1] + j[2] * y[2];
 		}
 		out[k] = s;
 	}
@@ -349,6 +390,7 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
  * substep; without: standing still), then the trees solved again around them. */
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 {
+	w->loop_jacobians_fresh = false;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	if (count == 0) return;
 	if (w->loops_iterative) {
@@ -376,6 +418,7 @@ void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
  * through the trees and added to dx, kept aside meanwhile (the spreads overwrite the nodes' y). */
 void sinew_joint_loops_project(sinew_world *w)
 {
+	w->loop_jacobians_fresh = false;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	if (count == 0) return;
 	size_loop_work(w);

@@ -90,16 +90,16 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
 	}
 }
 
-/* Breadth first from a body already in the tree, so a body's path to the root is as short as the
- * graph allows (on joint_grid, where every other joint closes a loop through the tree, the loops'
- * conjugate gradients held its first steps' jolt to 2.6 mm with it, 5.7 mm depth first). The fixed
- * world is part of the graph: a tree meets it at most once (at its root), so a second joint to
- * anything fixed closes a loop through the ground and, like any loop-closing joint, is solved with
- * the loop rows (joint_loops.c). */
-static void grow_from(sinew_world *w, int32_t root_slot)
+/* Breadth first over the joints with rigid rows from the bodies queued in island_stack, so a body's
+ * path to its tree's root is as short as the graph allows (on joint_grid, where every other joint
+ * closes a loop through the tree, the loops' conjugate gradients held its first steps' jolt to
+ * 2.6 mm with it, 5.7 mm depth first). Labelling (build false): each dynamic body reached that is in
+ * no tree yet takes the label of the body it was reached from. Building: the nodes of one tree,
+ * which takes the bodies whose tree_body_node is `label` (-1: any body in no tree yet); a joint to
+ * any other body, or to anything fixed, closes a loop and, like any loop-closing joint, is solved
+ * with the loop rows (joint_loops.c). */
+static void breadth_first(sinew_world *w, bool build, int32_t label)
 {
-	stbds_arrsetlen(w->island_stack, 0);
-	stbds_arrput(w->island_stack, root_slot);
 	for (ptrdiff_t head = 0; head < stbds_arrlen(w->island_stack); ++head) {
 		int32_t slot = w->island_stack[head];
 		int32_t bi = w->awake_bodies[slot];
@@ -113,7 +113,14 @@ static void grow_from(sinew_world *w, int32_t root_slot)
 			if (k == 0) continue;
 			int32_t other = j->edges[e ^ 1].body;
 			int32_t other_slot = other == SINEW_NULL_INDEX ? 0 : w->bodies[other].solver_index;
-			if (!slot_is_dynamic(w, other_slot) || w->tree_body_node[other_slot] != -1) {
+			if (!build) {
+				if (slot_is_dynamic(w, other_slot) && w->tree_body_node[other_slot] == -1) {
+					w->tree_body_node[other_slot] = w->tree_body_node[slot];
+					stbds_arrput(w->island_stack, other_slot);
+				}
+				continue;
+			}
+			if (!slot_is_dynamic(w, other_slot) || w->tree_body_node[other_slot] != label) {
 				j->tree_node = -2; /* closes a loop */
 				continue;
 			}
@@ -124,41 +131,92 @@ static void grow_from(sinew_world *w, int32_t root_slot)
 	}
 }
 
-void sinew_joint_tree_build(sinew_world *w)
+static void grow_from(sinew_world *w, int32_t root_slot, int32_t label)
+{
+	stbds_arrsetlen(w->island_stack, 0);
+	stbds_arrput(w->island_stack, root_slot);
+	breadth_first(w, true, label);
+}
+
+/* The slot of the dynamic body of a joint with rigid rows (in `rows`, *k of them) between a dynamic
+ * body and something fixed (the world, a static or kinematic body), else 0. */
+static int32_t fixed_joint_slot(const sinew_world *w, const sinew_joint *j, int32_t *rows, int *k)
+{
+	*k = j->tree_node == -1 ? rigid_rows(w, j, rows) : 0;
+	if (*k == 0) return 0;
+	int32_t sa = solver_slot_of(w, j->edges[0].body), sb = solver_slot_of(w, j->edges[1].body);
+	bool da = slot_is_dynamic(w, sa), db = slot_is_dynamic(w, sb);
+	return da == db ? 0 : da ? sa : sb;
+}
+
+/* The trees of the world's joints. Trees that hang from the fixed world are rooted at that joint:
+ * every joint node then has a body below it, so no pivot is the bare regularisation. A tree grows
+ * from its root through every body it reaches (tree_per_fixed_joint false), so a second joint to
+ * something fixed closes a loop through the ground; or every body held by something fixed roots a
+ * tree of its own (at the first such joint), and each dynamic body joins the tree of the nearest
+ * root (labelled breadth first from all of them at once, a root's label -2 - its slot), so that what
+ * hangs from each fixed joint is carried by exact tree rows and the loop rows between trees only
+ * share it out (see sinew_joint_tree_build). Free-floating trees (a ragdoll in the air) are rooted
+ * at a body. */
+static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
 {
 	stbds_arrsetlen(w->tree_nodes, 0);
 	int slots = (int)stbds_arrlen(w->solver_bodies);
 	stbds_arrsetlen(w->tree_body_node, slots);
 	for (int s = 0; s < slots; ++s) w->tree_body_node[s] = -1;
 	int n = (int)stbds_arrlen(w->active_joints);
-	/* Trees that hang from the fixed world are rooted at that joint: every joint node then has a
-	 * body below it, so no pivot is the bare regularisation. */
-	for (int i = 0; i < n; ++i) {
-		int32_t ji = w->active_joints[i];
-		sinew_joint *j = &w->joints[ji];
+	stbds_arrsetlen(w->island_stack, 0);
+	for (int i = 0; i < n && tree_per_fixed_joint; ++i) {
 		int32_t rows[3];
-		int k = j->tree_node == -1 ? rigid_rows(w, j, rows) : 0;
-		if (k == 0) continue;
-		int32_t sa = solver_slot_of(w, j->edges[0].body), sb = solver_slot_of(w, j->edges[1].body);
-		bool da = slot_is_dynamic(w, sa), db = slot_is_dynamic(w, sb);
-		if (da == db) continue;
-		int32_t slot = da ? sa : sb;
-		if (w->tree_body_node[slot] != -1) continue;
-		add_joint_node(w, j, ji, -1, rows, k);
-		w->tree_body_node[slot] = add_node(w, j->tree_node, slot, true);
-		grow_from(w, slot);
+		int k;
+		int32_t slot = fixed_joint_slot(w, &w->joints[w->active_joints[i]], rows, &k);
+		if (slot == 0 || w->tree_body_node[slot] != -1) continue;
+		w->tree_body_node[slot] = -2 - slot;
+		stbds_arrput(w->island_stack, slot);
 	}
-	/* Free-floating trees (a ragdoll in the air) are rooted at a body. */
+	breadth_first(w, false, 0);
+	for (int i = 0; i < n; ++i) {
+		int32_t ji = w->active_joints[i], rows[3];
+		int k;
+		int32_t slot = fixed_joint_slot(w, &w->joints[ji], rows, &k);
+		int32_t label = tree_per_fixed_joint ? -2 - slot : -1;
+		if (slot == 0 || w->tree_body_node[slot] != label) continue;
+		add_joint_node(w, &w->joints[ji], ji, -1, rows, k);
+		w->tree_body_node[slot] = add_node(w, w->joints[ji].tree_node, slot, true);
+		grow_from(w, slot, label);
+	}
 	for (int s = 1; s < slots; ++s) {
 		if (!slot_is_dynamic(w, s) || w->tree_body_node[s] != -1) continue;
 		if (w->bodies[w->awake_bodies[s]].joint_count == 0) continue;
 		int32_t before = (int32_t)stbds_arrlen(w->tree_nodes);
 		w->tree_body_node[s] = add_node(w, -1, s, true);
-		grow_from(w, s);
+		grow_from(w, s, -1);
 		if (stbds_arrlen(w->tree_nodes) == before + 1) { /* a lone body: no tree */
 			stbds_arrsetlen(w->tree_nodes, before);
 			w->tree_body_node[s] = -1;
 		}
+	}
+}
+
+/* Trees grown from one fixed joint each when the loops are few (their loop solve is exact, whatever
+ * the trees); when they are many (solved by conjugate gradients, joint_loops.c) the trees are grown
+ * again with a tree per fixed joint. On joint_grid (seven static pins and two fixed neighbours) the
+ * tree grown from the first of them left the other eight as loops through the ground carrying most
+ * of the grid's weight, and the conjugate gradients' error gathered there: 2.6 mm at 24 products a
+ * substep, against 2.0 mm at 16 with a tree per fixed joint (docs/joints.md, "Loops"). Not for few
+ * loops: the taut bridge of tests/test_joint_loops.c, grown from both of its pins, tore by 2.1 m
+ * (not understood yet). */
+void sinew_joint_tree_build(sinew_world *w)
+{
+	grow_trees(w, false);
+	if (sinew_joint_loops_many(w)) {
+		int n = (int)stbds_arrlen(w->active_joints);
+		for (int i = 0; i < n; ++i) {
+			sinew_joint *j = &w->joints[w->active_joints[i]];
+			j->tree_node = -1;
+			for (int r = 0; r < j->row_count; ++r) w->joint_rows[j->row_start + r].in_tree = w->joint_rows[j->row_start + r].tree_owned = false;
+		}
+		grow_trees(w, true);
 	}
 	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
 	stbds_arrsetlen(w->tree_ranges, 0);

@@ -48,6 +48,7 @@ void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end);
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
 
 /* joint_loops.c */
+bool sinew_joint_loops_many(const sinew_world *w); /* too many loop rows to solve exactly */
 void sinew_joint_loops_find(sinew_world *w);
 void sinew_joint_loops_factor(sinew_world *w, float h);
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);

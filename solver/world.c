@@ -331,6 +331,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->loop_nodes);
 	stbds_arrfree(w->loop_rows_before);
 	stbds_arrfree(w->loop_position);
+	stbds_arrfree(w->loop_jacobians);
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->sweep_fractions);
 	stbds_arrfree(w->sweep_pivots);

@@ -248,6 +248,8 @@ typedef struct sinew_world {
 	int32_t *loop_nodes;                     /* the body nodes of each loop row's two ends, -1: fixed */
 	int32_t *loop_rows_before;               /* last step's loop rows, to know if loop_position still fits */
 	double *loop_position;                   /* the position step's loop impulses, its next start */
+	double *loop_jacobians;                  /* each loop row's ja and jb in double, for the products */
+	bool loop_jacobians_fresh;               /* loop_jacobians are those of the rows now */
 	double loop_residual;                    /* root-mean-square speed of the loop rows after their last solve */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */

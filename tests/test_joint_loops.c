@@ -66,9 +66,16 @@ static void taut_bridge_holds_crates(void **state)
 		worst = fmax(worst, worst_separation(&js));
 		for (int k = 0; k < 5; ++k) highest = fmax(highest, sinew_body_get_position(crates[k]).y - start[k]);
 	}
-	for (int k = 0; k < 5; ++k) speed = fmax(speed, sinew_length(sinew_body_get_linear_velocity(crates[k])));
-	printf("taut bridge + 5 crates, 10 s: worst separation %.5f m, crates' highest rise %.4f m, crate speed at 10 s %.4f m/s\n",
-	       worst, highest, speed);
+	double deepest = 0.0; /* how far the crates sink into the planks at 10 s */
+	for (int k = 0; k < 5; ++k) {
+		speed = fmax(speed, sinew_length(sinew_body_get_linear_velocity(crates[k])));
+		sinew_body_contact contacts[8];
+		int n = sinew_body_get_contacts(crates[k], contacts, 8);
+		for (int j = 0; j < n; ++j) deepest = fmax(deepest, -contacts[j].separation);
+	}
+	printf("taut bridge + 5 crates, 10 s: worst separation %.5f m, crates' highest rise %.4f m, crate speed at 10 s %.4f m/s, "
+	       "deepest crate contact %.4f m\n",
+	       worst, highest, speed, deepest);
 	assert_true(worst < 0.01);
 	assert_true(highest <= 0.0);
 	/* The issue asks for rest (< 1 cm/s) within 10 s. The crates kept a 1.6-2 cm/s phantom speed
@@ -187,16 +194,17 @@ static void joint_grid_scene_holds(void **state)
 	steps = 60; /* under the sanitizers (make test SAN=1) the worst steps only: the jolt is over by step 10 */
 #endif
 	assert_int_equal(count, 19800);
-	double worst = 0.0;
+	double worst = 0.0, settled = 0.0; /* settled: from step 50 on, after the first steps' jolt */
 	int worst_step = 0;
 	for (int s = 0; s < steps; ++s) {
 		assert_true(sinew_scene_step(scene));
 		for (int k = 0; k < count; ++k) {
 			double e = sinew_joint_get_linear_error(sinew_scene_get_joint(scene, k));
 			if (!(e <= worst)) worst = e, worst_step = s; /* NaN is kept, and fails below */
+			if (s >= 50) settled = fmax(settled, e);
 		}
 	}
-	printf("joint_grid, %d steps: worst separation %.5f m (step %d)\n", steps, worst, worst_step);
+	printf("joint_grid, %d steps: worst separation %.5f m (step %d), %.5f m from step 50 on\n", steps, worst, worst_step, settled);
 	assert_true(worst < 0.01);
 	if (steps == sinew_scene_get_default_steps(scene)) { /* what `sinew run scenes/joint_grid.json --hash` prints */
 		char expected[32] = "", hash[32];
