@@ -86,9 +86,8 @@ void sinew_body_sync_transform(sinew_body *b)
 
 void sinew_body_wake(sinew_world *world, sinew_body *b)
 {
-	SINEW_UNUSED(world);
 	if (b->type == SINEW_STATIC_BODY) return;
-	b->awake = true;
+	sinew_body_set_awake_flag(world, b, true);
 	b->sleep_time = 0.0f;
 }
 
@@ -125,7 +124,8 @@ sinew_body_id sinew_create_body(sinew_world_id world_id, const sinew_body_def *d
 	if (!sinew_world_can_create(w, "sinew_create_body")) return sinew_null_body_id;
 	/* room first, so running out of memory changes nothing */
 	if (!SINEW_RESERVE(w->bodies, stbds_arrlen(w->bodies) + 1) ||
-	    !SINEW_RESERVE(w->body_order, stbds_arrlen(w->body_order) + 1)) {
+	    !SINEW_RESERVE(w->body_order, stbds_arrlen(w->body_order) + 1) ||
+	    !sinew_index_set_reserve(&w->awake_set, (int32_t)stbds_arrlen(w->bodies) + 1)) {
 		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "sinew_create_body: out of memory");
 		return sinew_null_body_id;
 	}
@@ -167,6 +167,7 @@ sinew_body_id sinew_create_body(sinew_world_id world_id, const sinew_body_def *d
 	b->island_mark = -1;
 	b->velocity_set = true;
 	sinew_body_update_mass(w, b);
+	sinew_awake_sync_body(w, index);
 	stbds_arrput(w->body_order, index);
 	w->body_count += 1;
 	return sinew_make_body_id(w, index);
@@ -217,6 +218,7 @@ bool sinew_destroy_body(sinew_body_id body_id)
 	remove_from_order(w, index);
 	uint32_t generation = b->generation;
 	memset(b, 0, sizeof *b);
+	sinew_awake_sync_body(w, index);
 	b->generation = generation;
 	b->next_free = w->body_free;
 	w->body_free = index;
@@ -288,7 +290,7 @@ static bool set_type_unguarded(sinew_body_id body_id, sinew_body_type type)
 	if (type == SINEW_STATIC_BODY) {
 		b->v = sinew_v2(0.0f, 0.0f);
 		b->w = 0.0f;
-		b->awake = false;
+		sinew_body_set_awake_flag(w, b, false);
 	} else {
 		sinew_body_wake(w, b);
 	}
@@ -780,6 +782,7 @@ bool sinew_body_disable(sinew_body_id body_id)
 	sinew_body_destroy_contacts(w, b);
 	recreate_proxies(w, b, false);
 	b->enabled = false;
+	sinew_awake_sync_body(w, body_id.index1 - 1);
 	return true;
 }
 

@@ -45,6 +45,10 @@ void sinew_contact_create(sinew_world *w, int32_t shape_a, int32_t shape_b)
 	if (ba->type != SINEW_DYNAMIC_BODY && bb->type != SINEW_DYNAMIC_BODY) return;
 	if (a->sensor && b->sensor) return;
 	if (!sinew_pair_set_reserve(w, 1)) return;
+	if (!sinew_index_set_reserve(&w->awake_contacts, (int32_t)stbds_arrlen(w->contacts) + 1)) {
+		sinew_world_error(w, SINEW_ERROR_OUT_OF_MEMORY, "out of memory for the awake contact set (%d contacts)", (int)stbds_arrlen(w->contacts) + 1);
+		return;
+	}
 	int32_t ci;
 	if (w->contact_free != SINEW_NULL_INDEX) {
 		ci = w->contact_free;
@@ -74,6 +78,7 @@ void sinew_contact_create(sinew_world *w, int32_t shape_a, int32_t shape_b)
 	link_edge(w, ci, 0);
 	link_edge(w, ci, 1);
 	sinew_pair_set_add(w, shape_a, shape_b, ci);
+	sinew_awake_sync_contact(w, ci);
 	w->contact_count += 1;
 }
 
@@ -109,7 +114,9 @@ void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
 	unlink_edge(w, ci, 0);
 	unlink_edge(w, ci, 1);
 	sinew_pair_set_remove(w, c->shape_a, c->shape_b);
+	if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING) w->touching_live -= 1;
 	c->in_use = false;
+	sinew_awake_sync_contact(w, ci);
 	c->next_free = w->contact_free;
 	w->contact_free = ci;
 	w->contact_count -= 1;
@@ -305,25 +312,22 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 			}
 		}
 	}
+	if (touching != was_touching && !(c->flags & SINEW_CONTACT_SENSOR)) w->touching_live += touching ? 1 : -1;
 	if (touching)
 		c->flags |= SINEW_CONTACT_TOUCHING;
 	else
 		c->flags &= ~(uint32_t)SINEW_CONTACT_TOUCHING;
 }
 
+/* The contacts with an awake body, in index order (awake.c); a contact whose sleeping body is
+ * woken here is still visited this step when it comes later in that order, as in a scan of the
+ * pool. Sleeping contacts are not visited: their manifolds stay as they were. */
 void sinew_contacts_update(sinew_world *w, float dt)
 {
-	int n = (int)stbds_arrlen(w->contacts);
-	int touching = 0;
-	for (int ci = 0; ci < n; ++ci) {
+	sinew_index_walk walk;
+	sinew_index_set_walk_begin(&w->awake_contacts, &walk);
+	for (int32_t ci; (ci = sinew_index_set_walk_next(&w->awake_contacts, &walk)) != SINEW_NULL_INDEX;) {
 		sinew_contact *c = &w->contacts[ci];
-		if (!c->in_use) continue;
-		/* the edges name the shapes' bodies: a sleeping contact is passed over without its shapes */
-		const sinew_body *a = &w->bodies[c->edges[0].body], *b = &w->bodies[c->edges[1].body];
-		if (!a->awake && !b->awake) { /* asleep: the manifold stays as it was */
-			touching += (c->flags & SINEW_CONTACT_TOUCHING) && !(c->flags & SINEW_CONTACT_SENSOR);
-			continue;
-		}
 		const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
 		if (!sinew_aabb_overlaps(sa->fat_aabb, sb->fat_aabb) || !sinew_shapes_should_collide(sa, sb)) {
 			sinew_contact_destroy(w, ci, true);
@@ -336,7 +340,6 @@ void sinew_contacts_update(sinew_world *w, float dt)
 			if (!ba->awake) sinew_body_wake(w, ba);
 			if (!bb->awake) sinew_body_wake(w, bb);
 		}
-		touching += (c->flags & SINEW_CONTACT_TOUCHING) && !(c->flags & SINEW_CONTACT_SENSOR);
 	}
-	w->touching_count = touching;
+	w->touching_count = w->touching_live;
 }

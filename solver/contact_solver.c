@@ -124,8 +124,12 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 	w->contact_mass_scale = soft.mass_scale;
 	w->contact_impulse_scale = soft.impulse_scale;
 	w->wide_avx = sinew_contacts_wide_avx();
-	int n = (int)stbds_arrlen(w->contacts);
-	for (int ci = 0; ci < n; ++ci) {
+	/* a constraint has a body in the solver, so an awake body: the awake contacts, in index order */
+	sinew_index_set *set = &w->awake_contacts;
+	sinew_index_set_flush(set);
+	int n = (int)stbds_arrlen(set->items);
+	for (int k = 0; k < n; ++k) {
+		int32_t ci = set->items[k];
 		const sinew_contact *c = &w->contacts[ci];
 		if (!c->in_use || (c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
 		int32_t ia = w->bodies[c->edges[0].body].solver_index, ib = w->bodies[c->edges[1].body].solver_index;

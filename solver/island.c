@@ -66,11 +66,15 @@ void sinew_islands_wake_connected(sinew_world *w)
 {
 	stbds_arrsetlen(w->island_bodies, 0);
 	int32_t mark = w->step_index;
-	int n = (int)stbds_arrlen(w->bodies);
 	int islands = 0;
-	for (int i = 0; i < n; ++i) {
+	/* seeds in body index order, from the awake set: the sleeping bodies cost nothing */
+	sinew_index_set *set = &w->awake_set;
+	sinew_index_set_flush(set);
+	int n = (int)stbds_arrlen(set->items);
+	for (int k = 0; k < n; ++k) {
+		int32_t i = set->items[k];
 		sinew_body *b = &w->bodies[i];
-		if (!b->in_use || !b->enabled || !b->awake || b->type != SINEW_DYNAMIC_BODY || b->island_mark == mark) continue;
+		if (b->type != SINEW_DYNAMIC_BODY || b->island_mark == mark) continue;
 		int flags = walk_island(w, i, mark, true);
 		stbds_arrput(w->island_bodies, -(1 + flags));
 		islands += 1;
@@ -78,7 +82,8 @@ void sinew_islands_wake_connected(sinew_world *w)
 	/* everything reached is awake for this step */
 	int m = (int)stbds_arrlen(w->island_bodies);
 	for (int i = 0; i < m; ++i)
-		if (w->island_bodies[i] >= 0) w->bodies[w->island_bodies[i]].awake = true;
+		if (w->island_bodies[i] >= 0 && !w->bodies[w->island_bodies[i]].awake)
+			sinew_body_set_awake_flag(w, &w->bodies[w->island_bodies[i]], true);
 	w->island_count = islands;
 }
 
@@ -90,9 +95,9 @@ static bool body_is_resting(const sinew_world *w, const sinew_body *b)
 	return sinew_dot(b->v, b->v) <= t2 && b->w * b->w * b->max_extent * b->max_extent <= t2;
 }
 
-static void put_to_sleep(sinew_body *b)
+static void put_to_sleep(sinew_world *w, sinew_body *b)
 {
-	b->awake = false;
+	sinew_body_set_awake_flag(w, b, false);
 	b->v = b->v_half = sinew_v2(0.0f, 0.0f);
 	b->w = b->w_half = 0.0f;
 	b->force = sinew_v2(0.0f, 0.0f);
@@ -125,7 +130,7 @@ void sinew_islands_update_sleep(sinew_world *w, float dt)
 			min_sleep = sinew_minf(min_sleep, b->sleep_time);
 		}
 		if (min_sleep >= SINEW_TIME_TO_SLEEP)
-			for (int k = start; k < i; ++k) put_to_sleep(&w->bodies[w->island_bodies[k]]);
+			for (int k = start; k < i; ++k) put_to_sleep(w, &w->bodies[w->island_bodies[k]]);
 		start = i + 1;
 	}
 	/* kinematic bodies are islands of their own */
@@ -134,7 +139,7 @@ void sinew_islands_update_sleep(sinew_world *w, float dt)
 		sinew_body *b = &w->bodies[w->awake_bodies[i]];
 		if (b->type != SINEW_KINEMATIC_BODY) continue;
 		b->sleep_time = body_is_resting(w, b) ? b->sleep_time + dt : 0.0f;
-		if (b->sleep_time >= SINEW_TIME_TO_SLEEP) put_to_sleep(b);
+		if (b->sleep_time >= SINEW_TIME_TO_SLEEP) put_to_sleep(w, b);
 	}
 	for (int i = 1; i < n; ++i) {
 		int32_t bi = w->awake_bodies[i];
@@ -146,7 +151,7 @@ void sinew_islands_update_sleep(sinew_world *w, float dt)
 void sinew_island_set_asleep(sinew_world *w, sinew_body *seed)
 {
 	if (seed->type != SINEW_DYNAMIC_BODY) {
-		put_to_sleep(seed);
+		put_to_sleep(w, seed);
 		return;
 	}
 	/* a mark no step uses: steps count up from 1 */
@@ -159,7 +164,7 @@ void sinew_island_set_asleep(sinew_world *w, sinew_body *seed)
 	int n = (int)stbds_arrlen(w->island_bodies);
 	for (int i = 0; i < n; ++i) {
 		sinew_body *b = &w->bodies[w->island_bodies[i]];
-		put_to_sleep(b);
+		put_to_sleep(w, b);
 		b->island_mark = -1;
 	}
 	stbds_arrsetlen(w->island_bodies, 0);

@@ -10,7 +10,7 @@
  *   bodies. */
 #include "joint.h"
 
-/* Awake, enabled, non-static bodies get solver slots 1..n; slot 0 is the static dummy. */
+/* Awake, enabled, non-static bodies (the awake set) get solver slots 1..n; slot 0 is the static dummy. */
 static void gather_bodies(sinew_world *w, float h)
 {
 	stbds_arrsetlen(w->solver_bodies, 1);
@@ -22,11 +22,14 @@ static void gather_bodies(sinew_world *w, float h)
 	dummy->linear_keep = dummy->angular_keep = 1.0f;
 	w->awake_bodies[0] = SINEW_NULL_INDEX;
 	sinew_vec2 g = w->gravity;
-	int n = (int)stbds_arrlen(w->bodies);
-	for (int i = 0; i < n; ++i) {
+	/* the awake set lists exactly these bodies, in index order (awake.c); every other body's
+	 * solver_index is 0 between steps (sinew_islands_update_sleep resets the solved ones) */
+	sinew_index_set *set = &w->awake_set;
+	sinew_index_set_flush(set);
+	int n = (int)stbds_arrlen(set->items);
+	for (int k = 0; k < n; ++k) {
+		int32_t i = set->items[k];
 		sinew_body *b = &w->bodies[i];
-		b->solver_index = 0;
-		if (!b->in_use || !b->enabled || !b->awake || b->type == SINEW_STATIC_BODY) continue;
 		sinew_solver_body sb;
 		sb.inv_mass = b->inv_mass;
 		sb.inv_inertia = b->inv_inertia;

@@ -314,6 +314,8 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->push_before);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);
+	sinew_index_set_free(&w->awake_set);
+	sinew_index_set_free(&w->awake_contacts);
 	stbds_arrfree(w->begin_events);
 	stbds_arrfree(w->end_events);
 	stbds_arrfree(w->sensor_begin_events);
@@ -369,9 +371,11 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	size_t contacts = (size_t)def->contact_capacity;
 	bool room = (bodies == 0 || (SINEW_RESERVE(w->bodies, bodies) && SINEW_RESERVE(w->body_order, bodies) &&
 	                             SINEW_RESERVE(w->solver_bodies, bodies + 1) &&
-	                             SINEW_RESERVE(w->awake_bodies, bodies + 1))) &&
+	                             SINEW_RESERVE(w->awake_bodies, bodies + 1) &&
+	                             sinew_index_set_reserve(&w->awake_set, (int32_t)bodies))) &&
 	            (shapes == 0 || SINEW_RESERVE(w->shapes, shapes)) &&
-	            (contacts == 0 || (SINEW_RESERVE(w->contacts, contacts) && SINEW_RESERVE(w->constraint_refs, contacts)));
+	            (contacts == 0 || (SINEW_RESERVE(w->contacts, contacts) && SINEW_RESERVE(w->constraint_refs, contacts) &&
+	                               sinew_index_set_reserve(&w->awake_contacts, (int32_t)contacts)));
 	/* the pair set sized like the pools; out of memory is reported there and the first contact
 	 * made tries again */
 	if (room && contacts > 0) (void)sinew_pair_set_reserve(w, def->contact_capacity);
@@ -413,23 +417,31 @@ bool sinew_destroy_world(sinew_world_id id)
 	return true;
 }
 
-/* The first body whose state is not finite, or -1. */
-static int32_t first_non_finite_body(const sinew_world *w)
+static bool body_is_finite(const sinew_body *b)
 {
-	int n = (int)stbds_arrlen(w->bodies);
-	for (int32_t i = 0; i < n; ++i) {
-		const sinew_body *b = &w->bodies[i];
-		if (!b->in_use) continue;
-		if (!sinew_vec2_is_valid(b->xf.p) || !sinew_is_finite(b->xf.q.c) || !sinew_is_finite(b->xf.q.s) || !sinew_vec2_is_valid(b->center) ||
-		    !sinew_vec2_is_valid(b->v) || !sinew_is_finite(b->w))
-			return i;
+	return sinew_vec2_is_valid(b->xf.p) && sinew_is_finite(b->xf.q.c) && sinew_is_finite(b->xf.q.s) &&
+	       sinew_vec2_is_valid(b->center) && sinew_vec2_is_valid(b->v) && sinew_is_finite(b->w);
+}
+
+/* The first of the bodies (every body when NULL, else the step's solver slots 1..n-1 of the list)
+ * whose state is not finite, or -1. */
+static int32_t first_non_finite_body(const sinew_world *w, const int32_t *slots)
+{
+	if (slots != NULL) {
+		int n = (int)stbds_arrlen(slots);
+		for (int k = 1; k < n; ++k)
+			if (!body_is_finite(&w->bodies[slots[k]])) return slots[k];
+		return -1;
 	}
+	int n = (int)stbds_arrlen(w->bodies);
+	for (int32_t i = 0; i < n; ++i)
+		if (w->bodies[i].in_use && !body_is_finite(&w->bodies[i])) return i;
 	return -1;
 }
 
-static bool check_finite_state(sinew_world *w, const char *fn)
+static bool check_finite_state(sinew_world *w, const char *fn, const int32_t *slots)
 {
-	int32_t i = first_non_finite_body(w);
+	int32_t i = first_non_finite_body(w, slots);
 	if (i < 0) return true;
 	const sinew_body *b = &w->bodies[i];
 	sinew_world_error(w, SINEW_ERROR_NOT_FINITE,
@@ -443,7 +455,7 @@ static bool check_finite_state(sinew_world *w, const char *fn)
 bool sinew_world_is_finite(sinew_world_id id)
 {
 	sinew_world *w = sinew_world_get(id, "sinew_world_is_finite");
-	return w != NULL && check_finite_state(w, "sinew_world_is_finite");
+	return w != NULL && check_finite_state(w, "sinew_world_is_finite", NULL);
 }
 
 static void clear_events(sinew_world *w)
@@ -486,8 +498,9 @@ static bool world_step(sinew_world_id id, float dt, int substeps)
 	sinew_world_scope_leave(w, scope);
 	w->locked = false;
 #if !defined(NDEBUG) || defined(SINEW_ENABLE_ASSERT)
-	/* reported once, at the step that made it */
-	if (!w->reported_non_finite && !check_finite_state(w, "sinew_world_step")) w->reported_non_finite = true;
+	/* reported once, at the step that made it; a step moves only the bodies it solved */
+	if (!w->reported_non_finite && !check_finite_state(w, "sinew_world_step", w->awake_bodies))
+		w->reported_non_finite = true;
 #endif
 	return true;
 }
@@ -575,11 +588,7 @@ sinew_counters sinew_world_get_counters(sinew_world_id id)
 	c.island_count = w->island_count;
 	c.joint_count = w->joint_count;
 	c.step_count = w->step_index;
-	int n = (int)stbds_arrlen(w->bodies);
-	for (int i = 0; i < n; ++i) {
-		const sinew_body *b = &w->bodies[i];
-		if (b->in_use && b->enabled && b->awake && b->type != SINEW_STATIC_BODY) c.awake_body_count += 1;
-	}
+	c.awake_body_count = w->awake_set.count;
 	c.static_tree_height = sinew_dynamic_tree_get_height(&w->trees[SINEW_TREE_STATIC]);
 	int hk = sinew_dynamic_tree_get_height(&w->trees[SINEW_TREE_KINEMATIC]);
 	int hd = sinew_dynamic_tree_get_height(&w->trees[SINEW_TREE_DYNAMIC]);

@@ -186,6 +186,23 @@ typedef struct sinew_sweep_pivot {
 	int32_t obstacle;  /* shape index; SINEW_NULL_INDEX: the body touched nothing */
 } sinew_sweep_pivot;
 
+/* A set of pool indices visited in ascending order, kept as members come and go (awake.c). */
+typedef struct sinew_index_set {
+	int32_t *items;   /* ascending; may still list indices removed since the last flush */
+	int32_t *pending; /* added since the last flush, in no order (in a walk: a min-heap of those added during it) */
+	int32_t *scratch; /* the flush's merge, swapped with items (in a walk: what it added and went past) */
+	uint8_t *member;  /* per pool index: in the set */
+	int32_t count;    /* members */
+	int32_t removed;  /* removed since the last flush */
+	bool walking;     /* a walk reads pending: do not flush */
+} sinew_index_set;
+
+/* A walk over a set in ascending order that also visits indices added during the walk past it. */
+typedef struct sinew_index_walk {
+	size_t i;       /* next item */
+	int32_t cursor; /* the last index visited */
+} sinew_index_walk;
+
 typedef struct sinew_world {
 	sinew_world_def def;
 	float lengths; /* length_units_per_meter */
@@ -226,6 +243,11 @@ typedef struct sinew_world {
 	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
 	int32_t *island_stack;
 	int32_t *island_bodies;
+	/* awake.c: the bodies the step solves (in use, enabled, awake, not static) and the contacts it
+	 * refreshes (with an awake body), kept as bodies wake, sleep, come and go */
+	sinew_index_set awake_set;
+	sinew_index_set awake_contacts;
+	int32_t touching_live; /* touching non-sensor contacts now (touching_count: at the last narrowphase) */
 	/* events of the last step */
 	sinew_contact_begin_event *begin_events;
 	sinew_contact_end_event *end_events;
@@ -407,6 +429,33 @@ void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_con
 bool sinew_contacts_wide_avx(void);
 void sinew_contacts_warm_start_wide(sinew_world *world, bool first_substep);
 void sinew_contacts_solve_wide(sinew_world *world, float inv_h, bool use_bias);
+
+/* awake.c */
+/* Room for a pool of `pool` entries: adding and removing then never allocate. False when out of memory. */
+bool sinew_index_set_reserve(sinew_index_set *set, int32_t pool);
+void sinew_index_set_free(sinew_index_set *set);
+void sinew_index_set_add(sinew_index_set *set, int32_t index);
+void sinew_index_set_remove(sinew_index_set *set, int32_t index);
+/* items then lists exactly the members, ascending. */
+void sinew_index_set_flush(sinew_index_set *set);
+void sinew_index_set_walk_begin(sinew_index_set *set, sinew_index_walk *walk);
+/* The next member, or SINEW_NULL_INDEX at the end (which ends the walk). Inline for the usual
+ * case of a walk where nothing was added: the sorted items alone. */
+int32_t sinew_index_set_walk_next_added(sinew_index_set *set, sinew_index_walk *walk);
+static inline int32_t sinew_index_set_walk_next(sinew_index_set *set, sinew_index_walk *walk)
+{
+	size_t n = (size_t)stbds_arrlen(set->items);
+	while (stbds_arrlen(set->pending) == 0 && walk->i < n) {
+		int32_t x = set->items[walk->i++];
+		if (set->member[x]) return walk->cursor = x;
+	}
+	return sinew_index_set_walk_next_added(set, walk);
+}
+/* A body's, or a contact's, membership from its state, after that state changed. */
+void sinew_awake_sync_body(sinew_world *world, int32_t body);
+void sinew_awake_sync_contact(sinew_world *world, int32_t contact);
+/* Every change of body.awake goes through here: the body's contacts follow it. */
+void sinew_body_set_awake_flag(sinew_world *world, sinew_body *body, bool awake);
 
 /* island.c */
 void sinew_islands_wake_connected(sinew_world *world);

@@ -66,9 +66,16 @@ static void taut_bridge_holds_crates(void **state)
 		worst = fmax(worst, worst_separation(&js));
 		for (int k = 0; k < 5; ++k) highest = fmax(highest, sinew_body_get_position(crates[k]).y - start[k]);
 	}
-	for (int k = 0; k < 5; ++k) speed = fmax(speed, sinew_length(sinew_body_get_linear_velocity(crates[k])));
-	printf("taut bridge + 5 crates, 10 s: worst separation %.5f m, crates' highest rise %.4f m, crate speed at 10 s %.4f m/s\n",
-	       worst, highest, speed);
+	double deepest = 0.0; /* how far the crates sink into the planks at 10 s */
+	for (int k = 0; k < 5; ++k) {
+		speed = fmax(speed, sinew_length(sinew_body_get_linear_velocity(crates[k])));
+		sinew_body_contact contacts[8];
+		int n = sinew_body_get_contacts(crates[k], contacts, 8);
+		for (int j = 0; j < n; ++j) deepest = fmax(deepest, -contacts[j].separation);
+	}
+	printf("taut bridge + 5 crates, 10 s: worst separation %.5f m, crates' highest rise %.4f m, crate speed at 10 s %.4f m/s, "
+	       "deepest crate contact %.4f m\n",
+	       worst, highest, speed, deepest);
 	assert_true(worst < 0.01);
 	assert_true(highest <= 0.0);
 	/* The issue asks for rest (< 1 cm/s) within 10 s. The crates kept a 1.6-2 cm/s phantom speed

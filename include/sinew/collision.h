@@ -198,7 +198,7 @@ SINEW_API int sinew_dynamic_tree_get_height(const sinew_dynamic_tree *tree);
 SINEW_API float sinew_dynamic_tree_get_area_ratio(const sinew_dynamic_tree *tree);
 /** Check the tree's structure and boxes; returns false if an invariant is broken. */
 SINEW_API bool sinew_dynamic_tree_validate(const sinew_dynamic_tree *tree);
-/** Rebuild the whole tree bottom-up for quality (optional; costs time). Never allocates. */
+/** Rebuild the whole tree top-down for quality (optional; costs time). Never allocates. */
 SINEW_API void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree);
 /** Rebuild only the part of the tree that boxes grown in place (set_proxy_aabb, enlarge_proxy)
  * loosened since the last rebuild: the nodes above them, with every untouched subtree kept

@@ -65,6 +65,11 @@ SINEW_API uint64_t sinew_world_get_hash(sinew_world_id world);
  * and returns false. Debug builds (SINEW_ASSERT on) run it after every step. */
 SINEW_API bool sinew_world_is_finite(sinew_world_id world);
 SINEW_API sinew_counters sinew_world_get_counters(sinew_world_id world);
+/** Check the world's own bookkeeping against a scan of its pools: the awake bodies (in use,
+ * enabled, awake, not static) and the contacts with an awake body, which a step visits instead of
+ * the pools, and the touching count. False when they disagree (a bug in sinew). For tests and
+ * debugging: it costs a scan of every pool. */
+SINEW_API bool sinew_world_validate(sinew_world_id world);
 /** The world's live bodies / joints in slot order (creation order until destroyed slots are
  * reused): writes up to capacity ids and returns how many it wrote (counters say how many exist). */
 SINEW_API int sinew_world_get_bodies(sinew_world_id world, sinew_body_id *out, int capacity);

@@ -1,0 +1,288 @@
+/* The awake sets: which bodies and which contacts a step has to look at, kept as they change, so
+ * a step costs what is awake and not what the world holds (10,000 sleeping boxes cost nothing).
+ *
+ * - The awake bodies: in use, enabled, awake and not static. The step's solver takes exactly
+ *   these (solver.c gather_bodies), the island search starts from the dynamic ones (island.c).
+ * - The awake contacts: in use, with at least one awake body. The narrowphase refreshes exactly
+ *   these (contact.c), and the step's constraints are taken from them (contact_solver.c).
+ *
+ * Each is an index set kept in ascending index order, so everything is visited in the order a scan
+ * of the whole pool gave: the solver's body order, the contact order, the events and the free
+ * lists are those of a scan, and no golden hash moves. Changes are cheap: an index added goes to
+ * a pending list, one removed only loses its member flag; the next flush sorts the pending
+ * indices and merges them in, dropping the removed ones, in time of the set's size. Every array
+ * is reserved for the whole pool when the pool grows (body and contact creation), so waking or
+ * putting to sleep never allocates, and a step of a sized world does not either. */
+#include "world.h"
+
+#include <string.h>
+
+static void sift_down(int32_t *a, size_t root, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * root + 1;
+		if (c >= n) return;
+		if (c + 1 < n && a[c + 1] > a[c]) c += 1;
+		if (a[root] >= a[c]) return;
+		int32_t t = a[root];
+		a[root] = a[c];
+		a[c] = t;
+		root = c;
+	}
+}
+
+static void sift_down_min(int32_t *a, size_t root, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * root + 1;
+		if (c >= n) return;
+		if (c + 1 < n && a[c + 1] < a[c]) c += 1;
+		if (a[root] <= a[c]) return;
+		int32_t t = a[root];
+		a[root] = a[c];
+		a[c] = t;
+		root = c;
+	}
+}
+
+/* Heapsort: in place, no allocation, n log n at worst. */
+static void sort_indices(int32_t *a, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;) sift_down(a, i, n);
+	for (size_t end = n; end-- > 1;) {
+		int32_t t = a[0];
+		a[0] = a[end];
+		a[end] = t;
+		sift_down(a, 0, end);
+	}
+}
+
+bool sinew_index_set_reserve(sinew_index_set *s, int32_t pool)
+{
+	size_t n = (size_t)pool, old = (size_t)stbds_arrlen(s->member);
+	if (!SINEW_RESERVE(s->items, n) || !SINEW_RESERVE(s->pending, n) || !SINEW_RESERVE(s->scratch, n) ||
+	    !SINEW_RESERVE(s->member, n))
+		return false;
+	if (n > old) {
+		stbds_arrsetlen(s->member, n);
+		memset(s->member + old, 0, n - old);
+	}
+	return true;
+}
+
+void sinew_index_set_free(sinew_index_set *s)
+{
+	stbds_arrfree(s->items);
+	stbds_arrfree(s->pending);
+	stbds_arrfree(s->scratch);
+	stbds_arrfree(s->member);
+	memset(s, 0, sizeof *s);
+}
+
+void sinew_index_set_flush(sinew_index_set *s)
+{
+	if (stbds_arrlen(s->pending) == 0 && s->removed == 0) return;
+	size_t np = 0, n = (size_t)stbds_arrlen(s->pending);
+	for (size_t k = 0; k < n; ++k)
+		if (s->member[s->pending[k]]) s->pending[np++] = s->pending[k];
+	sort_indices(s->pending, np);
+	/* merge the members of items and pending, each index once */
+	size_t ni = (size_t)stbds_arrlen(s->items), i = 0, j = 0, out = 0;
+	int32_t last = -1;
+	while (i < ni || j < np) {
+		int32_t x;
+		if (j >= np || (i < ni && s->items[i] < s->pending[j]))
+			x = s->items[i++];
+		else
+			x = s->pending[j++];
+		if (x == last || !s->member[x]) continue;
+		s->scratch[out++] = last = x;
+	}
+	stbds_arrsetlen(s->scratch, out);
+	int32_t *t = s->items;
+	s->items = s->scratch;
+	s->scratch = t;
+	stbds_arrsetlen(s->scratch, 0);
+	stbds_arrsetlen(s->pending, 0);
+	s->removed = 0;
+}
+
+/* During a walk, pending is a min-heap of the indices added since the walk began. */
+static void heap_push(int32_t *a, size_t n, int32_t x)
+{
+	size_t k = n;
+	while (k > 0 && a[(k - 1) / 2] > x) {
+		a[k] = a[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	a[k] = x;
+}
+
+static int32_t heap_pop(int32_t *a, size_t n)
+{
+	int32_t top = a[0];
+	a[0] = a[n - 1];
+	sift_down_min(a, 0, n - 1);
+	return top;
+}
+
+void sinew_index_set_add(sinew_index_set *s, int32_t i)
+{
+	if (s->member[i]) return;
+	s->member[i] = 1;
+	s->count += 1;
+	if (s->walking) { /* a walk adds each index at most once: within the pool's room */
+		size_t n = (size_t)stbds_arrlen(s->pending);
+		stbds_arrput(s->pending, i);
+		heap_push(s->pending, n, i);
+		return;
+	}
+	/* an index taken out and put back between flushes is listed again: bound the list by flushing */
+	if ((size_t)stbds_arrlen(s->pending) == stbds_arrcap(s->pending)) sinew_index_set_flush(s);
+	stbds_arrput(s->pending, i);
+}
+
+void sinew_index_set_remove(sinew_index_set *s, int32_t i)
+{
+	if (!s->member[i]) return;
+	s->member[i] = 0;
+	s->count -= 1;
+	s->removed += 1;
+}
+
+void sinew_index_set_walk_begin(sinew_index_set *s, sinew_index_walk *it)
+{
+	sinew_index_set_flush(s);
+	s->walking = true;
+	it->i = 0;
+	it->cursor = -1;
+}
+
+/* The walk is over: what it added (moved to scratch as it went by) waits in pending for the next flush. */
+static int32_t walk_end(sinew_index_set *s)
+{
+	size_t n = (size_t)stbds_arrlen(s->scratch);
+	for (size_t k = 0; k < n; ++k) stbds_arrput(s->pending, s->scratch[k]);
+	stbds_arrsetlen(s->scratch, 0);
+	s->walking = false;
+	return SINEW_NULL_INDEX;
+}
+
+int32_t sinew_index_set_walk_next_added(sinew_index_set *s, sinew_index_walk *it)
+{
+	size_t ni = (size_t)stbds_arrlen(s->items);
+	for (;;) {
+		size_t np = (size_t)stbds_arrlen(s->pending);
+		int32_t a = it->i < ni ? s->items[it->i] : INT32_MAX, b = np > 0 ? s->pending[0] : INT32_MAX;
+		if (a == INT32_MAX && b == INT32_MAX) return walk_end(s);
+		int32_t x;
+		if (b <= a) { /* added during the walk: visited if past the cursor */
+			x = heap_pop(s->pending, np);
+			stbds_arrsetlen(s->pending, np - 1);
+			stbds_arrput(s->scratch, x);
+			if (b == a) it->i += 1;
+		} else {
+			x = a;
+			it->i += 1;
+		}
+		if (x <= it->cursor) continue;
+		it->cursor = x;
+		if (s->member[x]) return x;
+	}
+}
+
+static bool body_is_awake_member(const sinew_body *b)
+{
+	return b->in_use && b->enabled && b->awake && b->type != SINEW_STATIC_BODY;
+}
+
+void sinew_awake_sync_body(sinew_world *w, int32_t bi)
+{
+	if (body_is_awake_member(&w->bodies[bi]))
+		sinew_index_set_add(&w->awake_set, bi);
+	else
+		sinew_index_set_remove(&w->awake_set, bi);
+}
+
+void sinew_awake_sync_contact(sinew_world *w, int32_t ci)
+{
+	const sinew_contact *c = &w->contacts[ci];
+	if (c->in_use && (w->bodies[c->edges[0].body].awake || w->bodies[c->edges[1].body].awake))
+		sinew_index_set_add(&w->awake_contacts, ci);
+	else
+		sinew_index_set_remove(&w->awake_contacts, ci);
+}
+
+void sinew_body_set_awake_flag(sinew_world *w, sinew_body *b, bool awake)
+{
+	int32_t bi = (int32_t)(b - w->bodies);
+	if (b->awake != awake) {
+		b->awake = awake;
+		for (int32_t ci = b->contact_list; ci != SINEW_NULL_INDEX;) {
+			const sinew_contact *c = &w->contacts[ci];
+			int32_t next = c->edges[sinew_contact_edge_of(c, bi)].next;
+			sinew_awake_sync_contact(w, ci);
+			ci = next;
+		}
+	}
+	sinew_awake_sync_body(w, bi);
+}
+
+/* Each pool index is a member exactly when belongs[] says so; the count agrees; items ascend; every
+ * member is listed in items or pending. */
+static bool set_matches(const sinew_index_set *s, const uint8_t *belongs, int32_t pool)
+{
+	if ((int32_t)stbds_arrlen(s->member) < pool) return false; /* a member index would overflow */
+	int32_t count = 0;
+	for (int32_t i = 0; i < pool; ++i) {
+		if ((s->member[i] != 0) != (belongs[i] != 0)) return false;
+		count += belongs[i] != 0;
+	}
+	if (count != s->count) return false;
+	size_t ni = (size_t)stbds_arrlen(s->items), np = (size_t)stbds_arrlen(s->pending);
+	int32_t listed = 0;
+	for (size_t k = 0; k < ni; ++k) {
+		if (s->items[k] < 0 || s->items[k] >= pool || (k > 0 && s->items[k] <= s->items[k - 1])) return false;
+		listed += s->member[s->items[k]] != 0;
+	}
+	for (size_t k = 0; k < np; ++k) {
+		int32_t x = s->pending[k];
+		if (x < 0 || x >= pool) return false;
+		if (!s->member[x]) continue;
+		/* listed once if not already in items */
+		bool in_items = false;
+		for (size_t a = 0, b = ni; a < b;) {
+			size_t mid = a + (b - a) / 2;
+			if (s->items[mid] == x) { in_items = true; break; }
+			if (s->items[mid] < x) a = mid + 1; else b = mid;
+		}
+		bool earlier = false;
+		for (size_t e = 0; e < k && !earlier; ++e) earlier = s->pending[e] == x;
+		listed += !in_items && !earlier;
+	}
+	return listed == count;
+}
+
+static bool validate_world(sinew_world *w)
+{
+	int32_t nb = (int32_t)stbds_arrlen(w->bodies), nc = (int32_t)stbds_arrlen(w->contacts);
+	uint8_t *belongs = sinew_alloc((size_t)(nb > nc ? nb : nc) + 1);
+	if (belongs == NULL) return false;
+	for (int32_t i = 0; i < nb; ++i) belongs[i] = body_is_awake_member(&w->bodies[i]);
+	bool ok = set_matches(&w->awake_set, belongs, nb);
+	int32_t touching = 0;
+	for (int32_t i = 0; i < nc; ++i) {
+		const sinew_contact *c = &w->contacts[i];
+		belongs[i] = c->in_use && (w->bodies[c->edges[0].body].awake || w->bodies[c->edges[1].body].awake);
+		touching += c->in_use && (c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING;
+	}
+	ok = ok && set_matches(&w->awake_contacts, belongs, nc) && touching == w->touching_live;
+	sinew_free(belongs);
+	return ok;
+}
+
+bool sinew_world_validate(sinew_world_id id)
+{
+	sinew_world *w = sinew_world_get(id, "sinew_world_validate");
+	return w != NULL && validate_world(w);
+}
