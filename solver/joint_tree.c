@@ -223,8 +223,9 @@ static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
  * tree grown from the first of them left the other eight as loops through the ground carrying most
  * of the grid's weight, and the conjugate gradients' error gathered there: 2.6 mm at 24 products a
  * substep, against 2.0 mm at 16 with a tree per fixed joint (docs/joints.md, "Loops"). Not for few
- * loops: the taut bridge of tests/test_joint_loops.c, grown from both of its pins, tore by 2.1 m
- * (not understood yet). */
+ * loops: the taut bridge of tests/test_joint_loops.c, grown from both of its pins, tore by 2.1 m,
+ * because the loop at its middle pin gets no geometric stiffness (geometric_stiffness covers tree
+ * joints only; docs/joints.md, "Known limits"). */
 void sinew_joint_tree_build(sinew_world *w)
 {
 	grow_trees(w, false);
