@@ -14,22 +14,9 @@
  * is reserved for the whole pool when the pool grows (body and contact creation), so waking or
  * putting to sleep never allocates, and a step of a sized world does not either. */
 #include "world.h"
+#include "sort.h"
 
 #include <string.h>
-
-static void sift_down(int32_t *a, size_t root, size_t n)
-{
-	for (;;) {
-		size_t c = 2 * root + 1;
-		if (c >= n) return;
-		if (c + 1 < n && a[c + 1] > a[c]) c += 1;
-		if (a[root] >= a[c]) return;
-		int32_t t = a[root];
-		a[root] = a[c];
-		a[c] = t;
-		root = c;
-	}
-}
 
 static void sift_down_min(int32_t *a, size_t root, size_t n)
 {
@@ -45,17 +32,7 @@ static void sift_down_min(int32_t *a, size_t root, size_t n)
 	}
 }
 
-/* Heapsort: in place, no allocation, n log n at worst. */
-static void sort_indices(int32_t *a, size_t n)
-{
-	for (size_t i = n / 2; i-- > 0;) sift_down(a, i, n);
-	for (size_t end = n; end-- > 1;) {
-		int32_t t = a[0];
-		a[0] = a[end];
-		a[end] = t;
-		sift_down(a, 0, end);
-	}
-}
+SINEW_DEFINE_SORT(sort_indices, int32_t)
 
 bool sinew_index_set_reserve(sinew_index_set *s, int32_t pool)
 {
@@ -85,7 +62,7 @@ void sinew_index_set_flush(sinew_index_set *s)
 	size_t np = 0, n = (size_t)stbds_arrlen(s->pending);
 	for (size_t k = 0; k < n; ++k)
 		if (s->member[s->pending[k]]) s->pending[np++] = s->pending[k];
-	sort_indices(s->pending, np);
+	sort_indices(s->pending, (int)np);
 	/* merge the members of items and pending, each index once */
 	size_t ni = (size_t)stbds_arrlen(s->items), i = 0, j = 0, out = 0;
 	int32_t last = -1;
@@ -204,10 +181,14 @@ void sinew_awake_sync_body(sinew_world *w, int32_t bi)
 		sinew_index_set_remove(&w->awake_set, bi);
 }
 
+static bool contact_is_awake_member(const sinew_world *w, const sinew_contact *c)
+{
+	return c->in_use && (w->bodies[c->edges[0].body].awake || w->bodies[c->edges[1].body].awake);
+}
+
 void sinew_awake_sync_contact(sinew_world *w, int32_t ci)
 {
-	const sinew_contact *c = &w->contacts[ci];
-	if (c->in_use && (w->bodies[c->edges[0].body].awake || w->bodies[c->edges[1].body].awake))
+	if (contact_is_awake_member(w, &w->contacts[ci]))
 		sinew_index_set_add(&w->awake_contacts, ci);
 	else
 		sinew_index_set_remove(&w->awake_contacts, ci);
@@ -273,7 +254,7 @@ static bool validate_world(sinew_world *w)
 	int32_t touching = 0;
 	for (int32_t i = 0; i < nc; ++i) {
 		const sinew_contact *c = &w->contacts[i];
-		belongs[i] = c->in_use && (w->bodies[c->edges[0].body].awake || w->bodies[c->edges[1].body].awake);
+		belongs[i] = contact_is_awake_member(w, c);
 		touching += c->in_use && (c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING;
 	}
 	ok = ok && set_matches(&w->awake_contacts, belongs, nc) && touching == w->touching_live;

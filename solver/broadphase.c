@@ -9,6 +9,7 @@
  * set below holds every contact by its shape pair); the new pairs are sorted before contacts are
  * made, so the result never depends on the order the trees happen to report them in. */
 #include "joint.h"
+#include "sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,41 +49,9 @@ static bool collect_pair(int32_t proxy_id, uint64_t user_data, void *context)
 	return true;
 }
 
-/* Ascending sort of the new pair keys, in place: quicksort (median of three, the smaller side
- * first so the recursion stays under log2 n deep) down to runs of 16, then insertion sort. It
- * replaced qsort, which called a comparison function per step of the sort and, in glibc, takes a
- * merge buffer from malloc. */
-static void sort_pairs(int64_t *keys, int count)
-{
-	while (count > 16) {
-		int64_t a = keys[0], b = keys[count / 2], c = keys[count - 1];
-		int64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-		int i = 0, j = count - 1;
-		for (;;) { /* Hoare partition: [0, i) <= pivot <= (j, count) */
-			while (keys[i] < pivot) ++i;
-			while (keys[j] > pivot) --j;
-			if (i >= j) break;
-			int64_t t = keys[i];
-			keys[i++] = keys[j];
-			keys[j--] = t;
-		}
-		int left = j + 1; /* [0, left) and [left, count), both non-empty */
-		if (left < count - left) {
-			sort_pairs(keys, left);
-			keys += left;
-			count -= left;
-		} else {
-			sort_pairs(keys + left, count - left);
-			count = left;
-		}
-	}
-	for (int i = 1; i < count; ++i) {
-		int64_t k = keys[i];
-		int j = i;
-		for (; j > 0 && keys[j - 1] > k; --j) keys[j] = keys[j - 1];
-		keys[j] = k;
-	}
-}
+/* Ascending sort of the new pair keys (solver/sort.h; it replaced qsort, which called a comparison
+ * function per step of the sort and, in glibc, takes a merge buffer from malloc). */
+SINEW_DEFINE_SORT(sort_pairs, int64_t)
 
 /* ---- the pair set: every contact by its shape pair ----
  * The key is (lower shape << 32 | higher shape); a pair has two different shapes, so the higher

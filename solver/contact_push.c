@@ -52,6 +52,14 @@ void sinew_contacts_keep_push(sinew_world *w, int index, const sinew_contact_con
 	}
 }
 
+/* A contact's place in the sweep: the sum of its bodies' levels; last (keys - 1) when either is
+ * unreached or jointed. */
+static int push_key(const int32_t *level, const sinew_push_constraint *cc, int keys)
+{
+	int32_t la = level[cc->body_a], lb = level[cc->body_b];
+	return la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED || la < 0 || lb < 0 ? keys - 1 : la + lb;
+}
+
 void sinew_contacts_order_push(sinew_world *w)
 {
 	stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
@@ -128,9 +136,7 @@ void sinew_contacts_order_push(sinew_world *w)
 	int32_t *count = w->push_count;
 	for (int k = 0; k < keys; ++k) count[k] = 0;
 	for (int c = 0; c < m; ++c) {
-		int32_t la = level[cs[c].body_a], lb = level[cs[c].body_b];
-		int key = la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED || la < 0 || lb < 0 ? keys - 1 : la + lb;
-		count[key] += 1;
+		count[push_key(level, &cs[c], keys)] += 1;
 	}
 	for (int k = 0, sum = 0; k < keys; ++k) {
 		int c = count[k];
@@ -138,9 +144,7 @@ void sinew_contacts_order_push(sinew_world *w)
 		sum += c;
 	}
 	for (int c = 0; c < m; ++c) {
-		int32_t la = level[cs[c].body_a], lb = level[cs[c].body_b];
-		int key = la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED || la < 0 || lb < 0 ? keys - 1 : la + lb;
-		w->push_order[count[key]++] = c;
+		w->push_order[count[push_key(level, &cs[c], keys)]++] = c;
 	}
 }
 
