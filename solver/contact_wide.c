@@ -408,16 +408,25 @@ static void warm_start_avx(sinew_world *w, bool first_substep)
 	}
 }
 
-static void solve_avx(sinew_world *w, float inv_h, bool use_bias)
+/* use_bias is a constant in each of the two calls below: a kernel for each kind of pass. */
+KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, bool use_bias)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	pass_avx4 ps4 = make_pass_avx4(w, inv_h, use_bias);
-	pass_avx8 ps8 = make_pass_avx8(w, inv_h, use_bias);
+	pass_avx4 ps4 = make_pass_avx4(w, inv_h);
+	pass_avx8 ps8 = make_pass_avx8(w, inv_h);
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		int k = w->colour_start[c], end = w->colour_start[c + 1];
-		for (; k + 1 < end; k += 2) solve_block_avx8(bodies, &w->wide_constraints[k], &ps8);
-		if (k < end) solve_block_avx4(bodies, &w->wide_constraints[k], &ps4);
+		for (; k + 1 < end; k += 2) solve_block_avx8(bodies, &w->wide_constraints[k], &ps8, use_bias);
+		if (k < end) solve_block_avx4(bodies, &w->wide_constraints[k], &ps4, use_bias);
 	}
+}
+
+static void solve_avx(sinew_world *w, float inv_h, bool use_bias)
+{
+	if (use_bias)
+		solve_colours_avx(w, inv_h, true);
+	else
+		solve_colours_avx(w, inv_h, false);
 }
 #pragma GCC pop_options
 #endif
@@ -457,8 +466,11 @@ void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
 		return;
 	}
 #endif
-	pass_4 ps = make_pass_4(w, inv_h, use_bias);
-	for (int k = 0; k < n; ++k) solve_block_4(w->solver_bodies, &w->wide_constraints[k], &ps);
+	pass_4 ps = make_pass_4(w, inv_h);
+	if (use_bias)
+		for (int k = 0; k < n; ++k) solve_block_4(w->solver_bodies, &w->wide_constraints[k], &ps, true);
+	else
+		for (int k = 0; k < n; ++k) solve_block_4(w->solver_bodies, &w->wide_constraints[k], &ps, false);
 }
 
 /* Lane slot's state into cc: bodies, normal, force_dv and each point's anchors, masses, impulses
