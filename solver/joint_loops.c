@@ -10,7 +10,10 @@
  * - up to SINEW_MAX_LOOP_ROWS rows in a world (bridges, linkages, scissor lifts): S is formed and
  *   Cholesky-factored once per substep (L tree solves and L^3 / 3), and every pass is exact;
  * - more (a grid where every cell is a loop): conjugate gradients on S, each product one spread
- *   through the trees (linear in the bodies and rows), with a fixed budget per pass (below). */
+ *   through the trees (linear in the bodies and rows), with a fixed budget per pass (below).
+ *
+ * Both paths take the loop impulses through the same energy share (loop_share) and damp the
+ * position step the same way (SINEW_LOOP_DAMPING). */
 #include "joint_tree.h"
 
 #include <math.h>
@@ -90,6 +93,13 @@ void sinew_joint_loops_find(sinew_world *w)
 	}
 }
 
+/* Whether loop row k joins two different trees (or a tree to something fixed). */
+static bool between_trees(const sinew_world *w, int k)
+{
+	const int32_t *ends = &w->loop_nodes[2 * k];
+	return !(ends[0] >= 0 && ends[1] >= 0 && w->tree_nodes[ends[0]].tree == w->tree_nodes[ends[1]].tree);
+}
+
 /* An impulse along a loop row, with each body's turning as the tree's matrix sees it (its inertia plus
  * the geometric stiffness), so that S is symmetric like that matrix. */
 static void loop_apply(sinew_world *w, const sinew_row_constraint *rc, float impulse)
@@ -105,13 +115,6 @@ static void loop_apply(sinew_world *w, const sinew_row_constraint *rc, float imp
 		b->v.y += b->inv_mass * parts[e][1] * impulse;
 		b->w += (float)(turn * (double)parts[e][2] * (double)impulse);
 	}
-}
-
-static void solve_loop_trees(sinew_world *w, const sinew_tree_pass *pass)
-{
-	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t)
-		if (w->tree_ranges[t].has_loops) sinew_tree_solve_range(w, w->tree_ranges[t].begin, w->tree_ranges[t].end, pass);
 }
 
 /* In-place Cholesky factor (lower) of the symmetric L x L matrix, revealing its rank: a pivot at or
@@ -146,6 +149,7 @@ static void cholesky_solve(const double *m, int n, double *x)
 }
 
 static void loop_product(sinew_world *w, const double *p, double *out);
+static void loop_preconditioner(sinew_world *w);
 
 /* S column by column, each one product (a unit impulse along loop row i spread through the trees in
  * double precision, loop_product), then its two factorisations (see SINEW_LOOP_GUARD and
@@ -157,7 +161,11 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 	SINEW_UNUSED(h);
 	w->loop_jacobians_fresh = false;
 	int count = (int)stbds_arrlen(w->loop_rows);
-	if (count == 0 || w->loops_iterative) return;
+	if (count == 0) return;
+	if (w->loops_iterative) {
+		loop_preconditioner(w);
+		return;
+	}
 	stbds_arrsetlen(w->loop_matrix, 2 * count * count + count);
 	double *m = w->loop_matrix, *floor = m + 2 * count * count;
 	double unit[SINEW_MAX_LOOP_ROWS], column[SINEW_MAX_LOOP_ROWS];
@@ -191,14 +199,23 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 /* Products per pass: the first velocity pass of a substep, each relax pass, each position step.
  * Many loops are over-constrained (a grid of pinned circles has more rigid rows than degrees of
  * freedom), so S is singular; conjugate gradients from zero stay in its range as long as the right-
- * hand side is, which is why the velocity passes ask the loop rows to stand still (a right-hand side
- * J v of tree-exact velocities lies in the range) and leave their position error to the projection:
- * with the bias -C/h of the exact path the warm-started impulses drifted along the null space and
- * the 20 x 20 grid blew up. A pass stops early once the rows' root-mean-square residual is below
+ * hand side is, which is why the velocity passes ask the loop rows within one tree (the cells of a
+ * grid) to stand still (a right-hand side J v of tree-exact velocities lies in the range), warm start
+ * them, and leave their position error to the projection: with the bias -C/h of the exact path the
+ * warm-started impulses drifted along the null space and the 20 x 20 grid blew up. Loop rows between
+ * two trees (or to something fixed) are solved as on the exact path: from zero each substep, with
+ * the bias -C/h in the first pass. Warm started, a taut bridge's loop impulse (its whole tension)
+ * moved its planks before the trees took it back, and the contacts of its crates answered that: 34
+ * taut bridges with crates tore by metres whatever the damping, the budget or the tolerance; from
+ * zero but without the bias, the damped position step could not close the bridge along its length
+ * (1.5 cm and crates at 0.4 m/s after 10 s); both ways, within 0.1 mm, crates at rest
+ * (tests/test_joint_loops.c, many_taut_bridges_hold). On joint_grid, every loop row so solved (no
+ * warm start, bias) gave 1.5 cm at 16 products and 4.3 mm at 24; rows between trees only, 2.1 mm
+ * at 16. A pass stops early once the rows' root-mean-square residual is below
  * SINEW_LOOP_CG_SPEED (m/s) or SINEW_LOOP_CG_LENGTH (m); a relax pass also once it is back to
  * SINEW_LOOP_CG_RELAX_RATIO times what the last loop solve left (it only removes what contacts and
  * sequential rows added since: on joint_grid, nothing, and it costs no product). The preconditioner
- * is the rows' own effective mass (what sequential impulses would use).
+ * is 1 / S_ii where it is known exactly, else the row's own effective mass (loop_preconditioner).
  *
  * The position step starts from its last loop impulses (kept from substep to substep and step to
  * step while the loop rows are the same), a tenth forgotten each time so that what lies along the
@@ -213,8 +230,9 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
  * 16 and 3, 2.3 mm; 12 and 4, 7.9 mm; 8 and 8, 35 mm and growing. 16 and 4 (84 products a step):
  * 2.9 mm over 500 steps (the jolt at step 6), 0.44 mm from step 50 on. Tried and not
  * taken (no gain in the worst separation): S's own diagonal and its 2 x 2 blocks per joint as the
- * preconditioner (exact, by selected inversion on the tree: about 100 nodes walked per loop joint),
- * and starting each velocity pass from its projection on the last pass's directions. */
+ * preconditioner for every row (exact, by selected inversion on the tree: about 100 nodes walked per
+ * loop joint within one tree), and starting each velocity pass from its projection on the last
+ * pass's directions. */
 #define SINEW_LOOP_CG_BIASED 16
 #define SINEW_LOOP_CG_RELAX 4
 #define SINEW_LOOP_CG_POSITION 4
@@ -299,22 +317,97 @@ static void loop_product(sinew_world *w, const double *p, double *out)
 	}
 }
 
-/* (S + damping) x = b by conjugate gradients from x = 0, at most `iterations` products; b is the
- * first count entries of loop_work on entry, x on return. Bodies at rest throughout. */
-static double *loop_cg(sinew_world *w, int iterations, double tolerance, const double *start)
+/* The preconditioner of the conjugate gradients, 1 / S_ii per loop row, in loop_matrix (unused by
+ * this path otherwise). S_ii = sum over the row's ends e, e' of j_e Z_ee' j_e'^T with Z = K^-1 the
+ * inverse of the trees' matrix; its diagonal blocks come from the factorisation root first
+ * (selected inversion: Z_nn = D_n^-1 + G_n Z_pp G_n^T, G_n = D_n^-1 H_n, a pass over the nodes like
+ * a tree solve's). A row whose ends lie in different trees (or one end is fixed) has no cross block,
+ * so its S_ii is exact; a row with both ends in one tree (every cell of joint_grid) would need the
+ * cross block of the path between them and keeps its inverse effective mass with the bodies' own
+ * inertia, as before. A taut loop between two trees needs it: a bridge pulled straight is held
+ * along its length by its trees, so that row's S_ii is about 1e-6 of its inverse effective mass
+ * (bodies alone), and preconditioned by the latter the conjugate gradients did not converge within
+ * their budget (34 taut bridges with a crate each tore by metres; tests/test_joint_loops.c,
+ * many_taut_bridges_hold). */
+static void loop_preconditioner(sinew_world *w)
+{
+	int count = (int)stbds_arrlen(w->loop_rows), nodes = (int)stbds_arrlen(w->tree_nodes);
+	stbds_arrsetlen(w->loop_matrix, count + 9 * nodes);
+	double *scale = w->loop_matrix, *z = scale + count;
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		if (!w->tree_ranges[t].has_loops) continue;
+		for (int32_t i = w->tree_ranges[t].begin; i < w->tree_ranges[t].end; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			double *zn = &z[9 * i];
+			for (int a = 0; a < n->dim; ++a)
+				for (int b = 0; b < n->dim; ++b) zn[3 * a + b] = n->d[a][b]; /* D_n^-1 */
+			if (n->parent < 0) continue;
+			const sinew_tree_node *p = &w->tree_nodes[n->parent];
+			const double *zp = &z[9 * n->parent];
+			double g[3][3] = {{0.0}}, gz[3][3] = {{0.0}};
+			for (int a = 0; a < n->dim; ++a)
+				for (int b = 0; b < p->dim; ++b)
+					for (int k = 0; k < n->dim; ++k) g[a][b] += n->d[a][k] * n->h[k][b];
+			for (int a = 0; a < n->dim; ++a)
+				for (int b = 0; b < p->dim; ++b)
+					for (int k = 0; k < p->dim; ++k) gz[a][b] += g[a][k] * zp[3 * k + b];
+			for (int a = 0; a < n->dim; ++a)
+				for (int b = 0; b < n->dim; ++b)
+					for (int k = 0; k < p->dim; ++k) zn[3 * a + b] += gz[a][k] * g[b][k];
+		}
+	}
+	const double *jac = loop_jacobians(w);
+	for (int k = 0; k < count; ++k) {
+		const int32_t *ends = &w->loop_nodes[2 * k];
+		double own = (double)w->joint_rows[w->loop_rows[k]].eff_mass, s = 0.0;
+		if (!between_trees(w, k)) {
+			scale[k] = own;
+			continue;
+		}
+		for (int e = 0; e < 2; ++e) {
+			if (ends[e] < 0) continue;
+			const double *j = &jac[6 * k + 3 * e], *ze = &z[9 * ends[e]];
+			for (int a = 0; a < 3; ++a)
+				for (int b = 0; b < 3; ++b) s += j[a] * ze[3 * a + b] * j[b];
+		}
+		scale[k] = s > 0.0 ? 1.0 / s : own;
+	}
+}
+
+/* 1 / (S_kk + D_k), from loop_preconditioner's 1 / S_kk and the damping D (loop_cg). */
+static double precond(const sinew_world *w, const double *damping, int k)
+{
+	double scale = w->loop_matrix[k];
+	return scale / (1.0 + damping[k] * scale);
+}
+
+/* (S + D) x = b by conjugate gradients from x = 0 (or from `start`), at most `iterations` products;
+ * b is the first count entries of loop_work on entry, x on return. D is 0 (velocities), or for the
+ * position step (damped) SINEW_LOOP_DAMPING times each row's own inverse effective mass: the damped
+ * Newton step of the exact path (S's largest diagonal entry, which that path adds too, is not known
+ * here; the row's own scale is at least its own entry of S). Without it, 34 taut bridges (with the
+ * rest of this path as it is) tore by 1.3-1.4 m. Bodies at rest throughout. */
+static double *loop_cg(sinew_world *w, int iterations, double tolerance, const double *start, bool damped)
 {
 	int count = (int)stbds_arrlen(w->loop_rows);
 	double *b = w->loop_work, *x = b + count, *r = x + count, *p = r + count, *q = p + count, *z = q + count;
+	double *damping = z + count;
+	for (int k = 0; k < count; ++k) {
+		float eff = w->joint_rows[w->loop_rows[k]].eff_mass;
+		damping[k] = damped && eff > 0.0f ? SINEW_LOOP_DAMPING / (double)eff : 0.0;
+	}
 	double rz = 0.0, rr = 0.0;
 	if (start != NULL) {
 		for (int k = 0; k < count; ++k) x[k] = start[k];
 		loop_product(w, x, q);
+		for (int k = 0; k < count; ++k) q[k] += damping[k] * x[k];
 		--iterations;
 	}
 	for (int k = 0; k < count; ++k) {
 		if (start == NULL) x[k] = 0.0;
 		r[k] = start != NULL ? b[k] - q[k] : b[k];
-		z[k] = (double)w->joint_rows[w->loop_rows[k]].eff_mass * r[k];
+		z[k] = precond(w, damping, k) * r[k];
 		p[k] = z[k];
 		rz += r[k] * z[k];
 		rr += r[k] * r[k];
@@ -323,14 +416,17 @@ static double *loop_cg(sinew_world *w, int iterations, double tolerance, const d
 	for (int it = 0; it < iterations && rr > stop; ++it) {
 		loop_product(w, p, q);
 		double pq = 0.0;
-		for (int k = 0; k < count; ++k) pq += p[k] * q[k];
+		for (int k = 0; k < count; ++k) {
+			q[k] += damping[k] * p[k];
+			pq += p[k] * q[k];
+		}
 		if (!(pq > 0.0)) break;
 		double alpha = rz / pq, next = 0.0;
 		rr = 0.0;
 		for (int k = 0; k < count; ++k) {
 			x[k] += alpha * p[k];
 			r[k] -= alpha * q[k];
-			z[k] = (double)w->joint_rows[w->loop_rows[k]].eff_mass * r[k];
+			z[k] = precond(w, damping, k) * r[k];
 			next += r[k] * z[k];
 			rr += r[k] * r[k];
 		}
@@ -342,43 +438,11 @@ static double *loop_cg(sinew_world *w, int iterations, double tolerance, const d
 	return x;
 }
 
-/* Six vectors over the loop rows for conjugate gradients, then three entries per tree node (the
- * trees' own position correction, kept while the loops' is found). */
+/* Seven vectors over the loop rows for conjugate gradients (the seventh its damping), then three
+ * entries per tree node (the trees' own position correction, kept while the loops' is found). */
 static void size_loop_work(sinew_world *w)
 {
-	stbds_arrsetlen(w->loop_work, 6 * stbds_arrlen(w->loop_rows) + 3 * stbds_arrlen(w->tree_nodes));
-}
-
-void sinew_joint_loops_warm_start(sinew_world *w)
-{
-	if (!w->loops_iterative) return;
-	int count = (int)stbds_arrlen(w->loop_rows);
-	for (int k = 0; k < count; ++k) {
-		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		loop_apply(w, rc, rc->impulse);
-	}
-}
-
-static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
-{
-	int count = (int)stbds_arrlen(w->loop_rows);
-	size_loop_work(w);
-	double *b = w->loop_work;
-	for (int k = 0; k < count; ++k) {
-		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		b[k] = -(double)sinew_row_speed(w->solver_bodies, rc);
-	}
-	/* a relax pass removes what the passes since the last loop solve added (contacts, sequential
-	 * rows): with nothing added, the residual left then is as far as it needs to go */
-	double tolerance = SINEW_LOOP_CG_SPEED;
-	if (!pass->use_bias) tolerance = fmax(tolerance, SINEW_LOOP_CG_RELAX_RATIO * w->loop_residual);
-	double *x = loop_cg(w, pass->use_bias ? SINEW_LOOP_CG_BIASED : SINEW_LOOP_CG_RELAX, tolerance, NULL);
-	for (int k = 0; k < count; ++k) {
-		sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		rc->impulse += (float)x[k];
-		loop_apply(w, rc, (float)x[k]);
-	}
-	solve_loop_trees(w, pass);
+	stbds_arrsetlen(w->loop_work, 7 * stbds_arrlen(w->loop_rows) + 3 * stbds_arrlen(w->tree_nodes));
 }
 
 /* The share of the loop impulses to take: all, unless the velocities they give the loop trees (dv, in
@@ -416,32 +480,16 @@ static double loop_share(const sinew_world *w, float h)
 	return fmin(1.0, (-cross + sqrt(cross * cross + 4.0 * square * slack)) / (2.0 * square));
 }
 
-/* The loop impulses that bring every loop row to its target (with bias: C = 0 at the end of the
- * substep; without: standing still), with the trees' rows standing still around them (the exact
- * path: spread through the trees in double; the iterative path: applied, then the trees solved
- * again), and at most the share loop_share allows. */
-void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
+/* The loop impulses x spread through the trees in double precision (velocity changes in the body
+ * nodes' y, the tree rows' impulses in the joint nodes': the tree rows stand still around them), then
+ * the share of them that loop_share allows added to the loop rows, the tree rows and the bodies. */
+static void apply_loop_impulses(sinew_world *w, const double *x, float h)
 {
-	w->loop_jacobians_fresh = false;
-	int count = (int)stbds_arrlen(w->loop_rows);
-	if (count == 0) return;
-	if (w->loops_iterative) {
-		solve_loops_iterative(w, pass);
-		return;
-	}
-	double x[SINEW_MAX_LOOP_ROWS];
-	for (int k = 0; k < count; ++k) {
-		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		double target = pass->use_bias ? -(double)rc->row.c / (double)pass->h : 0.0;
-		x[k] = target - (double)sinew_row_speed(w->solver_bodies, rc);
-	}
-	cholesky_solve(w->loop_matrix, count, x);
-	/* the loop impulses spread through the trees in double (velocity changes in the body nodes' y,
-	 * the tree rows' impulses in the joint nodes'), then the share of them that loop_share allows */
 	load_loop_forces(w, x);
 	spread_loop_forces(w);
-	double share = loop_share(w, pass->h);
+	double share = loop_share(w, h);
 	if (!(share > 0.0)) return;
+	int count = (int)stbds_arrlen(w->loop_rows);
 	for (int k = 0; k < count; ++k) w->joint_rows[w->loop_rows[k]].impulse += (float)(share * x[k]);
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	for (int t = 0; t < trees; ++t) {
@@ -461,6 +509,60 @@ void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 	}
 }
 
+/* Loop rows within one tree start from the last substep's impulses; rows between trees start from
+ * zero (see SINEW_LOOP_CG_BIASED). */
+void sinew_joint_loops_warm_start(sinew_world *w)
+{
+	if (!w->loops_iterative) return;
+	int count = (int)stbds_arrlen(w->loop_rows);
+	for (int k = 0; k < count; ++k) {
+		sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
+		if (between_trees(w, k)) rc->impulse = 0.0f;
+		else loop_apply(w, rc, rc->impulse);
+	}
+}
+
+static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
+{
+	int count = (int)stbds_arrlen(w->loop_rows);
+	size_loop_work(w);
+	double *b = w->loop_work;
+	for (int k = 0; k < count; ++k) {
+		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
+		b[k] = -(double)sinew_row_speed(w->solver_bodies, rc);
+		if (pass->use_bias && between_trees(w, k)) b[k] -= (double)rc->row.c / (double)pass->h;
+	}
+	/* a relax pass removes what the passes since the last loop solve added (contacts, sequential
+	 * rows): with nothing added, the residual left then is as far as it needs to go */
+	double tolerance = SINEW_LOOP_CG_SPEED;
+	if (!pass->use_bias) tolerance = fmax(tolerance, SINEW_LOOP_CG_RELAX_RATIO * w->loop_residual);
+	double *x = loop_cg(w, pass->use_bias ? SINEW_LOOP_CG_BIASED : SINEW_LOOP_CG_RELAX, tolerance, NULL, false);
+	apply_loop_impulses(w, x, pass->h);
+}
+
+/* The loop impulses that bring every loop row to its target (with bias: C = 0 at the end of the
+ * substep; without: standing still; on the iterative path only rows between trees take the bias),
+ * spread through the trees in double with the trees' rows standing still around them, at most the
+ * share loop_share allows. */
+void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
+{
+	w->loop_jacobians_fresh = false;
+	int count = (int)stbds_arrlen(w->loop_rows);
+	if (count == 0) return;
+	if (w->loops_iterative) {
+		solve_loops_iterative(w, pass);
+		return;
+	}
+	double x[SINEW_MAX_LOOP_ROWS];
+	for (int k = 0; k < count; ++k) {
+		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
+		double target = pass->use_bias ? -(double)rc->row.c / (double)pass->h : 0.0;
+		x[k] = target - (double)sinew_row_speed(w->solver_bodies, rc);
+	}
+	cholesky_solve(w->loop_matrix, count, x);
+	apply_loop_impulses(w, x, pass->h);
+}
+
 /* Position: the loop rows met too. The trees' correction dx (in their body nodes' y) leaves each
  * loop row off by C + J dx; loop impulses through S (velocities stand in for displacements: the map
  * is the same; the damped S when it is factored, conjugate gradients on S otherwise) are spread
@@ -477,13 +579,13 @@ void sinew_joint_loops_project(sinew_world *w)
 		x[k] = -((double)rc->row.c + sinew_tree_correction_along(w, rc));
 	}
 	int nodes = (int)stbds_arrlen(w->tree_nodes);
-	double *dx = w->loop_work + 6 * count;
+	double *dx = w->loop_work + 7 * count;
 	for (int i = 0; i < nodes; ++i)
 		for (int c = 0; c < 3; ++c) dx[3 * i + c] = w->tree_nodes[i].y[c];
 	if (w->loops_iterative) {
 		double *start = w->loop_position;
 		for (int k = 0; k < count; ++k) start[k] *= SINEW_LOOP_CG_KEEP;
-		x = loop_cg(w, SINEW_LOOP_CG_POSITION, SINEW_LOOP_CG_LENGTH, start);
+		x = loop_cg(w, SINEW_LOOP_CG_POSITION, SINEW_LOOP_CG_LENGTH, start, true);
 		for (int k = 0; k < count; ++k) start[k] = x[k];
 	} else {
 		cholesky_solve(w->loop_matrix + count * count, count, x);
