@@ -342,8 +342,12 @@ void sinew_continuous_collide(sinew_world *w)
 		w->sweep_pivots[i].obstacle = SINEW_NULL_INDEX;
 		if (b->type != SINEW_DYNAMIC_BODY || b->shape_count == 0) continue;
 		const sinew_solver_body *sb = &w->solver_bodies[i];
-		float travel = sinew_length(sb->dp) + sinew_absf(sinew_rot_angle(sb->dq)) * b->max_extent;
-		if (travel < SINEW_CCD_FRACTION * thinnest(w, b)) continue;
+		float moved = sinew_length(sb->dp), slow = SINEW_CCD_FRACTION * thinnest(w, b);
+		/* Within a quarter turn |angle| <= (pi/2)|sin angle|: a body under the bound with 2|sin| (a
+		 * resting one, most of a pile) is under it with the angle too, and needs no atan2f */
+		if (sb->dq.c > 0.0f && moved + 2.0f * sinew_absf(sb->dq.s) * b->max_extent < slow) continue;
+		float travel = moved + sinew_absf(sinew_rot_angle(sb->dq)) * b->max_extent;
+		if (travel < slow) continue;
 		w->sweep_fractions[i] = first_impact(w, b, bi, &w->sweep_pivots[i]);
 		any = any || w->sweep_fractions[i] < 1.0f;
 		pivots = pivots || w->sweep_pivots[i].obstacle != SINEW_NULL_INDEX;
