@@ -249,6 +249,10 @@ typedef struct sinew_world {
 	int32_t *island_parent;
 	uint8_t *island_keep;
 	int32_t *island_flags;
+	/* contact.c: the body pairs of the touching non-sensor contacts the narrowphase visited, and
+	 * whether those are all of the step's (no body woken during the walk) */
+	int32_t *touching_pairs;
+	bool touching_pairs_complete;
 	/* awake.c: the bodies the step solves (in use, enabled, awake, not static) and the contacts it
 	 * refreshes (with an awake body), kept as bodies wake, sleep, come and go */
 	sinew_index_set awake_set;
