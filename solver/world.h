@@ -55,6 +55,7 @@ typedef struct sinew_body {
 	float linear_damping, angular_damping, gravity_scale;
 	float sleep_threshold, sleep_time;
 	float max_extent; /* largest distance from the centre of mass to a shape's surface */
+	float thinnest;   /* half-thickness of its thinnest solid shape (body.c), SINEW_HUGE without one */
 	void *user_data;
 	uint64_t creation_seq;
 	int32_t shape_list;   /* first shape, linked through sinew_shape.next */
