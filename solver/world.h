@@ -4,6 +4,7 @@
 #define SINEW_WORLD_H
 
 #include "core.h"
+#include "separation.h"
 #include "sinew/sinew.h"
 
 #define SINEW_MAX_WORLDS 128
@@ -75,6 +76,7 @@ typedef struct sinew_body {
 
 typedef struct sinew_shape {
 	sinew_geometry geom;
+	sinew_separation_bound bound; /* of geom, for the narrowphase's early out (contact.c) */
 	sinew_aabb aabb;     /* tight box at the last update */
 	sinew_aabb fat_aabb; /* the box stored in the tree */
 	float density, friction, restitution;
