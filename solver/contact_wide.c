@@ -150,22 +150,26 @@ static inline void f4_scatter(sinew_solver_body *bodies, const int32_t *index, f
 #define KERNEL_INLINE static inline
 #endif
 
-/* One contact point of the four lanes. */
+/* Lanes of a wide constraint: eight, so the AVX kernel loads each field as one register (and
+ * uses it straight from memory); the four-lane kernels take them as two halves. */
+#define WIDE_LANES 8
+
+/* One contact point of the eight lanes. */
 typedef struct wide_point {
-	float rax[4], ray[4], rbx[4], rby[4]; /* anchors from the centres of mass */
-	float base_separation[4], normal_mass[4], tangent_mass[4];
-	float normal_impulse[4], tangent_impulse[4], max_normal_impulse[4];
-	float relative_velocity[4], total_normal_impulse[4], total_tangent_impulse[4];
+	float rax[WIDE_LANES], ray[WIDE_LANES], rbx[WIDE_LANES], rby[WIDE_LANES]; /* anchors from the centres of mass */
+	float base_separation[WIDE_LANES], normal_mass[WIDE_LANES], tangent_mass[WIDE_LANES];
+	float normal_impulse[WIDE_LANES], tangent_impulse[WIDE_LANES], max_normal_impulse[WIDE_LANES];
+	float relative_velocity[WIDE_LANES], total_normal_impulse[WIDE_LANES], total_tangent_impulse[WIDE_LANES];
 } wide_point;
 
-/* Four contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
+/* Eight contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
 typedef struct sinew_contact_wide {
-	int32_t body_a[4], body_b[4];
-	float inv_mass_a[4], inv_inertia_a[4], inv_mass_b[4], inv_inertia_b[4];
-	float nx[4], ny[4], friction[4], force_dv[4];
-	float k11[4], k12[4], k22[4];
-	float block[4]; /* 1: solve the two points together */
-	float hold[4];  /* 1: a body of the pair has joints (sinew_contact_constraint.hold) */
+	int32_t body_a[WIDE_LANES], body_b[WIDE_LANES];
+	float inv_mass_a[WIDE_LANES], inv_inertia_a[WIDE_LANES], inv_mass_b[WIDE_LANES], inv_inertia_b[WIDE_LANES];
+	float nx[WIDE_LANES], ny[WIDE_LANES], friction[WIDE_LANES], force_dv[WIDE_LANES];
+	float k11[WIDE_LANES], k12[WIDE_LANES], k22[WIDE_LANES];
+	float block[WIDE_LANES]; /* 1: solve the two points together */
+	float hold[WIDE_LANES];  /* 1: a body of the pair has joints (sinew_contact_constraint.hold) */
 	wide_point points[2];
 } sinew_contact_wide;
 
@@ -238,15 +242,17 @@ void sinew_contacts_colour(sinew_world *w)
 	int total = 0;
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		w->colour_start[c] = total;
-		total += (counts[c] + 3) / 4;
+		w->colour_count[c] = counts[c];
+		total += (counts[c] + WIDE_LANES - 1) / WIDE_LANES;
 	}
 	w->colour_start[SINEW_GRAPH_COLOURS] = total;
 	stbds_arrsetlen(w->wide_constraints, total);
 	int fill[SINEW_GRAPH_COLOURS];
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-		fill[c] = w->colour_start[c] * 4;
+		fill[c] = w->colour_start[c] * WIDE_LANES;
 		/* the lanes after the colour's last constraint are padding */
-		for (int l = counts[c] & 3; l > 0 && l < 4; ++l) pad_lane(&w->wide_constraints[w->colour_start[c + 1] - 1], l);
+		for (int l = counts[c] % WIDE_LANES; l > 0 && l < WIDE_LANES; ++l)
+			pad_lane(&w->wide_constraints[w->colour_start[c + 1] - 1], l);
 	}
 	for (int i = 0; i < n; ++i) {
 		sinew_constraint_ref *ref = &w->constraint_refs[i];
@@ -257,8 +263,8 @@ void sinew_contacts_colour(sinew_world *w)
 /* Constraint cc into lane slot. A one-point constraint's second point is a padding point. */
 void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
 	cw->body_a[l] = cc->body_a;
 	cw->body_b[l] = cc->body_b;
@@ -306,10 +312,11 @@ _Static_assert(offsetof(sinew_solver_body, inv_mass) == offsetof(sinew_solver_bo
 _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp) + 2 * sizeof(float),
                "dp and dq are read as four floats");
 
-/* The four-lane kernel: SSE2, or plain C. */
+/* The four-lane kernel: SSE2, or plain C; half 0 or 1 of a wide constraint. */
 #define VT f4
 #define VM m4
 #define V(op) f4_##op
+#define LANES(half) (4 * (half))
 #define K(name) name##_4
 #include "contact_wide_kernel.h"
 #undef K
@@ -325,17 +332,11 @@ _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp
 #undef VM
 #undef VT
 
-/* Eight lanes: wide constraints k and k + 1 (the next one in memory) as one. */
+/* Eight lanes: a whole wide constraint. */
 typedef __m256 f8;
 typedef __m256 m8;
-#define F8_NEXT ((int)(sizeof(sinew_contact_wide) / sizeof(float))) /* floats (and int32s) from one wide constraint to the next */
-_Static_assert(sizeof(sinew_contact_wide) % sizeof(float) == 0, "wide constraints are whole floats apart");
-static inline f8 f8_load(const float *p) { return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + F8_NEXT), 1); }
-static inline void f8_store(float *p, f8 a)
-{
-	_mm_storeu_ps(p, _mm256_castps256_ps128(a));
-	_mm_storeu_ps(p + F8_NEXT, _mm256_extractf128_ps(a, 1));
-}
+static inline f8 f8_load(const float *p) { return _mm256_loadu_ps(p); }
+static inline void f8_store(float *p, f8 a) { _mm256_storeu_ps(p, a); }
 static inline f8 f8_splat(float x) { return _mm256_set1_ps(x); }
 static inline f8 f8_add(f8 a, f8 b) { return _mm256_add_ps(a, b); }
 static inline f8 f8_sub(f8 a, f8 b) { return _mm256_sub_ps(a, b); }
@@ -364,10 +365,10 @@ KERNEL_INLINE void f8_transpose4(f8 *r0, f8 *r1, f8 *r2, f8 *r3)
 	*r2 = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
 	*r3 = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
 }
-/* bodies[index[i]]'s four floats at offset in the low half, bodies[index[i + F8_NEXT]]'s in the high */
+/* bodies[index[i]]'s four floats at offset in the low half, bodies[index[i + 4]]'s in the high */
 KERNEL_INLINE f8 f8_row(const sinew_solver_body *bodies, const int32_t *index, int i, size_t offset)
 {
-	const char *lo = (const char *)&bodies[index[i]] + offset, *hi = (const char *)&bodies[index[i + F8_NEXT]] + offset;
+	const char *lo = (const char *)&bodies[index[i]] + offset, *hi = (const char *)&bodies[index[i + 4]] + offset;
 	return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)lo)), _mm_loadu_ps((const float *)hi), 1);
 }
 KERNEL_INLINE void f8_gather(const sinew_solver_body *bodies, const int32_t *index, f8 out[8])
@@ -387,7 +388,7 @@ KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const int32_t *index, f
 	f8 rows[4] = {vx, vy, w, inv_mass};
 	for (int i = 0; i < 4; ++i) {
 		_mm_storeu_ps(&bodies[index[i]].v.x, _mm256_castps256_ps128(rows[i]));
-		_mm_storeu_ps(&bodies[index[i + F8_NEXT]].v.x, _mm256_extractf128_ps(rows[i], 1));
+		_mm_storeu_ps(&bodies[index[i + 4]].v.x, _mm256_extractf128_ps(rows[i], 1));
 	}
 }
 #define VT f8
@@ -397,27 +398,39 @@ KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const int32_t *index, f
 #include "contact_wide_kernel.h"
 #undef K
 
-/* Colour by colour, two wide constraints at a time, the odd one four lanes wide. */
+/* Colour by colour, eight lanes at a time; a colour's last wide constraint four lanes wide when
+ * its other four are padding. */
 static void warm_start_avx(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-		int k = w->colour_start[c], end = w->colour_start[c + 1];
-		for (; k + 1 < end; k += 2) warm_block_avx8(bodies, &w->wide_constraints[k], first_substep);
-		if (k < end) warm_block_avx4(bodies, &w->wide_constraints[k], first_substep);
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		int lanes = w->colour_count[c];
+		for (; lanes > 4; lanes -= WIDE_LANES) warm_block_avx8(bodies, cw++, 0, first_substep);
+		if (lanes > 0) warm_block_avx4(bodies, cw, 0, first_substep);
+	}
+}
+
+/* use_bias is a constant in each of the two calls below: a kernel for each kind of pass. */
+KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, bool use_bias)
+{
+	sinew_solver_body *bodies = w->solver_bodies;
+	pass_avx4 ps4 = make_pass_avx4(w, inv_h);
+	pass_avx8 ps8 = make_pass_avx8(w, inv_h);
+	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		int lanes = w->colour_count[c];
+		for (; lanes > 4; lanes -= WIDE_LANES) solve_block_avx8(bodies, cw++, 0, &ps8, use_bias);
+		if (lanes > 0) solve_block_avx4(bodies, cw, 0, &ps4, use_bias);
 	}
 }
 
 static void solve_avx(sinew_world *w, float inv_h, bool use_bias)
 {
-	sinew_solver_body *bodies = w->solver_bodies;
-	pass_avx4 ps4 = make_pass_avx4(w, inv_h, use_bias);
-	pass_avx8 ps8 = make_pass_avx8(w, inv_h, use_bias);
-	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-		int k = w->colour_start[c], end = w->colour_start[c + 1];
-		for (; k + 1 < end; k += 2) solve_block_avx8(bodies, &w->wide_constraints[k], &ps8);
-		if (k < end) solve_block_avx4(bodies, &w->wide_constraints[k], &ps4);
-	}
+	if (use_bias)
+		solve_colours_avx(w, inv_h, true);
+	else
+		solve_colours_avx(w, inv_h, false);
 }
 #pragma GCC pop_options
 #endif
@@ -442,8 +455,27 @@ void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
 		return;
 	}
 #endif
-	int n = (int)stbds_arrlen(w->wide_constraints);
-	for (int k = 0; k < n; ++k) warm_block_4(w->solver_bodies, &w->wide_constraints[k], first_substep);
+	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
+			warm_block_4(w->solver_bodies, cw, 0, first_substep);
+			if (lanes > 4) warm_block_4(w->solver_bodies, cw, 1, first_substep);
+		}
+	}
+}
+
+/* Each wide constraint as two halves of four lanes (the second only where it holds a constraint);
+ * use_bias a constant in each call. */
+KERNEL_INLINE void solve_colours_4(sinew_world *w, float inv_h, bool use_bias)
+{
+	pass_4 ps = make_pass_4(w, inv_h);
+	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
+			solve_block_4(w->solver_bodies, cw, 0, &ps, use_bias);
+			if (lanes > 4) solve_block_4(w->solver_bodies, cw, 1, &ps, use_bias);
+		}
+	}
 }
 
 /* One pass over the coloured constraints, colour after colour. */
@@ -457,16 +489,18 @@ void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
 		return;
 	}
 #endif
-	pass_4 ps = make_pass_4(w, inv_h, use_bias);
-	for (int k = 0; k < n; ++k) solve_block_4(w->solver_bodies, &w->wide_constraints[k], &ps);
+	if (use_bias)
+		solve_colours_4(w, inv_h, true);
+	else
+		solve_colours_4(w, inv_h, false);
 }
 
 /* Lane slot's state into cc: bodies, normal, force_dv and each point's anchors, masses, impulses
  * and speeds (what restitution and store read). */
 void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_count, sinew_contact_constraint *cc)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	cc->body_a = cw->body_a[l];
 	cc->body_b = cw->body_b[l];
 	cc->normal = sinew_v2(cw->nx[l], cw->ny[l]);
@@ -491,8 +525,8 @@ void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_coun
  * reported impulses (as sinew_contacts_store for the overflow). */
 void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact *c)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	for (int j = 0; j < c->manifold.point_count; ++j) {
 		const wide_point *wp = &cw->points[j];
 		sinew_contact_store_point(c, j, wp->normal_impulse[l], wp->tangent_impulse[l], wp->total_normal_impulse[l],
@@ -502,8 +536,8 @@ void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact
 
 void sinew_contacts_write_normal_wide(sinew_world *w, int32_t slot, int point_count, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	for (int j = 0; j < point_count; ++j) {
 		cw->points[j].normal_impulse[l] = cc->points[j].normal_impulse;
 		cw->points[j].max_normal_impulse[l] = cc->points[j].max_normal_impulse;
