@@ -168,6 +168,7 @@ typedef struct sinew_contact_wide {
 	float inv_mass_a[WIDE_LANES], inv_inertia_a[WIDE_LANES], inv_mass_b[WIDE_LANES], inv_inertia_b[WIDE_LANES];
 	float nx[WIDE_LANES], ny[WIDE_LANES], friction[WIDE_LANES], force_dv[WIDE_LANES];
 	float k11[WIDE_LANES], k12[WIDE_LANES], k22[WIDE_LANES];
+	float neg_inv_det[WIDE_LANES]; /* -1 / (k11 k22 - k12^2), once per step instead of in every pass */
 	float block[WIDE_LANES]; /* 1: solve the two points together */
 	float hold[WIDE_LANES];  /* 1: a body of the pair has joints (sinew_contact_constraint.hold) */
 	wide_point points[2];
@@ -199,6 +200,7 @@ static void pad_lane(sinew_contact_wide *cw, int l)
 	cw->ny[l] = cw->friction[l] = cw->force_dv[l] = 0.0f;
 	cw->k11[l] = cw->k22[l] = 1.0f;
 	cw->k12[l] = cw->block[l] = cw->hold[l] = 0.0f;
+	cw->neg_inv_det[l] = -1.0f;
 	pad_point(&cw->points[0], l);
 	pad_point(&cw->points[1], l);
 }
@@ -280,6 +282,7 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 	cw->k11[l] = two ? cc->k11 : 1.0f;
 	cw->k12[l] = two ? cc->k12 : 0.0f;
 	cw->k22[l] = two ? cc->k22 : 1.0f;
+	cw->neg_inv_det[l] = -(1.0f / (cw->k11[l] * cw->k22[l] - cw->k12[l] * cw->k12[l]));
 	cw->block[l] = two && cc->block ? 1.0f : 0.0f;
 	cw->hold[l] = cc->hold ? 1.0f : 0.0f;
 	for (int j = 0; j < 2; ++j) {
