@@ -168,16 +168,13 @@ static int32_t fixed_joint_slot(const sinew_world *w, const sinew_joint *j, int3
 	return da == db ? 0 : da ? sa : sb;
 }
 
-/* The trees of the world's joints. Trees that hang from the fixed world are rooted at that joint:
- * every joint node then has a body below it, so no pivot is the bare regularisation. A tree grows
- * from its root through every body it reaches (tree_per_fixed_joint false), so a second joint to
- * something fixed closes a loop through the ground; or every body held by something fixed roots a
- * tree of its own (at the first such joint), and each dynamic body joins the tree of the nearest
- * root (labelled breadth first from all of them at once, a root's label -2 - its slot), so that what
- * hangs from each fixed joint is carried by exact tree rows and the loop rows between trees only
- * share it out (see sinew_joint_tree_build). Free-floating trees (a ragdoll in the air) are rooted
- * at a body. */
-static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
+/* The trees of the world's joints. Every body held by something fixed (the world, a static or
+ * kinematic body) roots a tree of its own, at the first such joint, and each other dynamic body joins
+ * the tree of the nearest root (labelled breadth first from all of them at once, a root's label -2 -
+ * its slot), so that what hangs from each fixed joint is carried by exact tree rows and the loop rows
+ * between trees only share it out (see sinew_joint_tree_build). Free-floating trees (a ragdoll in
+ * the air) are rooted at a body. */
+static void grow_trees(sinew_world *w)
 {
 	stbds_arrsetlen(w->tree_nodes, 0);
 	int slots = (int)stbds_arrlen(w->solver_bodies);
@@ -185,7 +182,7 @@ static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
 	for (int s = 0; s < slots; ++s) w->tree_body_node[s] = -1;
 	int n = (int)stbds_arrlen(w->active_joints);
 	stbds_arrsetlen(w->island_stack, 0);
-	for (int i = 0; i < n && tree_per_fixed_joint; ++i) {
+	for (int i = 0; i < n; ++i) {
 		int32_t rows[3];
 		int k;
 		int32_t slot = fixed_joint_slot(w, &w->joints[w->active_joints[i]], rows, &k);
@@ -198,7 +195,7 @@ static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
 		int32_t ji = w->active_joints[i], rows[3];
 		int k;
 		int32_t slot = fixed_joint_slot(w, &w->joints[ji], rows, &k);
-		int32_t label = tree_per_fixed_joint ? -2 - slot : -1;
+		int32_t label = -2 - slot;
 		if (slot == 0 || w->tree_body_node[slot] != label) continue;
 		add_joint_node(w, &w->joints[ji], ji, -1, rows, k);
 		w->tree_body_node[slot] = add_node(w, w->joints[ji].tree_node, slot, true);
@@ -217,27 +214,17 @@ static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
 	}
 }
 
-/* Trees grown from one fixed joint each when the loops are few (their loop solve is exact, whatever
- * the trees); when they are many (solved by conjugate gradients, joint_loops.c) the trees are grown
- * again with a tree per fixed joint. On joint_grid (seven static pins and two fixed neighbours) the
- * tree grown from the first of them left the other eight as loops through the ground carrying most
- * of the grid's weight, and the conjugate gradients' error gathered there: 2.6 mm at 24 products a
- * substep, against 2.0 mm at 16 with a tree per fixed joint (docs/joints.md, "Loops"). Not for few
- * loops: the taut bridge of tests/test_joint_loops.c, grown from both of its pins, tore by 2.1 m,
- * because the loop at its middle pin gets no geometric stiffness (geometric_stiffness covers tree
- * joints only; docs/joints.md, "Known limits"). */
+/* A tree per fixed joint, whatever the number of loops. With many loops (solved by conjugate
+ * gradients, joint_loops.c) a tree grown from one of joint_grid's seven pins left the other eight
+ * fixed joints as loops through the ground carrying most of the grid's weight, and the conjugate
+ * gradients' error gathered there: 2.6 mm at 24 products a substep, against 2.0 mm at 16 with a tree
+ * per fixed joint (docs/joints.md, "Loops"). With few loops (solved exactly) it was measured as good
+ * or better once loop rows have geometric stiffness too (geometric_stiffness): the taut bridge of
+ * tests/test_joint_loops.c, now two trees joined at its middle pin, holds its crates at rest
+ * (docs/joints.md, "Loops"). */
 void sinew_joint_tree_build(sinew_world *w)
 {
-	grow_trees(w, false);
-	if (sinew_joint_loops_many(w)) {
-		int n = (int)stbds_arrlen(w->active_joints);
-		for (int i = 0; i < n; ++i) {
-			sinew_joint *j = &w->joints[w->active_joints[i]];
-			j->tree_node = -1;
-			for (int r = 0; r < j->row_count; ++r) w->joint_rows[j->row_start + r].in_tree = w->joint_rows[j->row_start + r].tree_owned = false;
-		}
-		grow_trees(w, true);
-	}
+	grow_trees(w);
 	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
@@ -417,7 +404,21 @@ static void add_stiffness(sinew_world *w, int32_t slot, double k)
  * substeps, none at 16). Adding h^2 |k| to the turning inertia of the body's pivot block treats it
  * implicitly (Andrews, Teichmann and Kry, "Geometric stiffness for real-time constrained multibody
  * dynamics", 2017); it only enters the tree's own matrix, which stays exact for J v = target. The
- * impulses are those of the previous substep. */
+ * impulses are those of the previous substep. Loop rows too: a loop carries its impulse through the
+ * same turning anchors, and without it the loop at the middle pin of a taut bridge grown from both
+ * pins (two trees), or where the two halves of a bridge strung under a beam meet, tore apart
+ * (tests/test_joint_loops.c). Their stiffness goes to the pivot blocks of both of their bodies, like
+ * a tree joint's; loop_apply turns with the same stiffened inertia, so S stays symmetric. */
+static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const sinew_row_constraint *y, float h)
+{
+	if (x->row.point != 1 || y->row.point != 2) return;
+	double lx = x->impulse, ly = y->impulse;
+	double ka = -((double)-y->row.ja[2] * lx + (double)x->row.ja[2] * ly);
+	double kb = (double)y->row.jb[2] * lx - (double)x->row.jb[2] * ly;
+	add_stiffness(w, x->body_a, (double)h * fabs(ka));
+	add_stiffness(w, x->body_b, (double)h * fabs(kb));
+}
+
 static void geometric_stiffness(sinew_world *w, float h)
 {
 	int count = (int)stbds_arrlen(w->tree_nodes);
@@ -428,16 +429,12 @@ static void geometric_stiffness(sinew_world *w, float h)
 	for (int i = 0; i < count; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body) continue;
-		for (int r = 0; r + 1 < n->rigid; ++r) {
-			const sinew_row_constraint *x = &w->joint_rows[n->rows[r]], *y = &w->joint_rows[n->rows[r + 1]];
-			if (x->row.point != 1 || y->row.point != 2) continue;
-			double lx = x->impulse, ly = y->impulse;
-			double ka = -((double)-y->row.ja[2] * lx + (double)x->row.ja[2] * ly);
-			double kb = (double)y->row.jb[2] * lx - (double)x->row.jb[2] * ly;
-			add_stiffness(w, x->body_a, (double)h * fabs(ka));
-			add_stiffness(w, x->body_b, (double)h * fabs(kb));
-		}
+		for (int r = 0; r + 1 < n->rigid; ++r) point_stiffness(w, &w->joint_rows[n->rows[r]], &w->joint_rows[n->rows[r + 1]], h);
 	}
+	/* a joint's loop rows are consecutive (collect_loop_rows) */
+	int loops = (int)stbds_arrlen(w->loop_rows);
+	for (int k = 0; k + 1 < loops; ++k)
+		if (w->loop_rows[k + 1] == w->loop_rows[k] + 1) point_stiffness(w, &w->joint_rows[w->loop_rows[k]], &w->joint_rows[w->loop_rows[k + 1]], h);
 }
 
 void sinew_joint_tree_factor(sinew_world *w, float h)

@@ -64,7 +64,6 @@ double sinew_tree_keep_state(sinew_world *w, const sinew_tree_range *r);
 double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, double e0, float h, bool full);
 
 /* joint_loops.c */
-bool sinew_joint_loops_many(const sinew_world *w); /* too many loop rows to solve exactly */
 void sinew_joint_loops_find(sinew_world *w);
 void sinew_joint_loops_factor(sinew_world *w, float h);
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);

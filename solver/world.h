@@ -244,6 +244,11 @@ typedef struct sinew_world {
 	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
 	int32_t *island_stack;
 	int32_t *island_bodies;
+	/* island.c: each body's parent in the step's union-find of islands, -1 for a body not in one
+	 * (every body between steps), and whether it keeps its island awake; each island's flags */
+	int32_t *island_parent;
+	uint8_t *island_keep;
+	int32_t *island_flags;
 	/* awake.c: the bodies the step solves (in use, enabled, awake, not static) and the contacts it
 	 * refreshes (with an awake body), kept as bodies wake, sleep, come and go */
 	sinew_index_set awake_set;
