@@ -168,6 +168,7 @@ typedef struct sinew_contact_wide {
 	float inv_mass_a[WIDE_LANES], inv_inertia_a[WIDE_LANES], inv_mass_b[WIDE_LANES], inv_inertia_b[WIDE_LANES];
 	float nx[WIDE_LANES], ny[WIDE_LANES], friction[WIDE_LANES], force_dv[WIDE_LANES];
 	float k11[WIDE_LANES], k12[WIDE_LANES], k22[WIDE_LANES];
+	float neg_inv_det[WIDE_LANES]; /* -1 / (k11 k22 - k12^2), once per step instead of in every pass */
 	float block[WIDE_LANES]; /* 1: solve the two points together */
 	float hold[WIDE_LANES];  /* 1: a body of the pair has joints (sinew_contact_constraint.hold) */
 	wide_point points[2];
@@ -199,6 +200,7 @@ static void pad_lane(sinew_contact_wide *cw, int l)
 	cw->ny[l] = cw->friction[l] = cw->force_dv[l] = 0.0f;
 	cw->k11[l] = cw->k22[l] = 1.0f;
 	cw->k12[l] = cw->block[l] = cw->hold[l] = 0.0f;
+	cw->neg_inv_det[l] = -1.0f;
 	pad_point(&cw->points[0], l);
 	pad_point(&cw->points[1], l);
 }
@@ -260,7 +262,8 @@ void sinew_contacts_colour(sinew_world *w)
 	}
 }
 
-/* Constraint cc into lane slot. A one-point constraint's second point is a padding point. */
+/* Constraint cc into lane slot, but for its effective masses (sinew_contacts_masses_wide, after
+ * every constraint of the step is packed). A one-point constraint's second point is a padding point. */
 void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_constraint *cc)
 {
 	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
@@ -276,11 +279,7 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 	cw->ny[l] = cc->normal.y;
 	cw->friction[l] = cc->friction;
 	cw->force_dv[l] = cc->force_dv;
-	bool two = cc->point_count == 2;
-	cw->k11[l] = two ? cc->k11 : 1.0f;
-	cw->k12[l] = two ? cc->k12 : 0.0f;
-	cw->k22[l] = two ? cc->k22 : 1.0f;
-	cw->block[l] = two && cc->block ? 1.0f : 0.0f;
+	cw->block[l] = cc->point_count == 2 ? 1.0f : 0.0f; /* two points: sinew_contacts_masses_wide decides */
 	cw->hold[l] = cc->hold ? 1.0f : 0.0f;
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
@@ -294,14 +293,55 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 		wp->rbx[l] = cp->r_b.x;
 		wp->rby[l] = cp->r_b.y;
 		wp->base_separation[l] = cp->base_separation;
-		wp->normal_mass[l] = cp->normal_mass;
-		wp->tangent_mass[l] = cp->tangent_mass;
 		wp->normal_impulse[l] = cp->normal_impulse;
 		wp->tangent_impulse[l] = cp->tangent_impulse;
 		wp->max_normal_impulse[l] = cp->max_normal_impulse;
 		wp->relative_velocity[l] = cp->relative_velocity;
 		wp->total_normal_impulse[l] = cp->total_normal_impulse;
 		wp->total_tangent_impulse[l] = cp->total_tangent_impulse;
+	}
+}
+
+/* The effective masses of every packed constraint, four lanes at a time: the operations of
+ * constraint_masses (contact_solver.c) in the same order, so the same floats, where a lane's block
+ * reads 1 for a two-point constraint (pack) and padding lanes have no mass (pad_lane). */
+void sinew_contacts_masses_wide(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->wide_constraints);
+	f4 zero = f4_splat(0.0f), one = f4_splat(1.0f), thousand = f4_splat(1000.0f);
+	for (int k = 0; k < n; ++k) {
+		sinew_contact_wide *cw = &w->wide_constraints[k];
+		for (int o = 0; o < WIDE_LANES; o += 4) {
+			f4 ma = f4_load(cw->inv_mass_a + o), ia = f4_load(cw->inv_inertia_a + o);
+			f4 mb = f4_load(cw->inv_mass_b + o), ib = f4_load(cw->inv_inertia_b + o);
+			f4 nx = f4_load(cw->nx + o), ny = f4_load(cw->ny + o), tx = ny, ty = f4_neg(nx);
+			f4 m = f4_add(ma, mb);
+			m4 two = f4_gt(f4_load(cw->block + o), zero);
+			f4 rn_a[2], rn_b[2], kn[2];
+			for (int j = 0; j < 2; ++j) {
+				wide_point *wp = &cw->points[j];
+				f4 rax = f4_load(wp->rax + o), ray = f4_load(wp->ray + o), rbx = f4_load(wp->rbx + o), rby = f4_load(wp->rby + o);
+				rn_a[j] = f4_sub(f4_mul(rax, ny), f4_mul(ray, nx));
+				rn_b[j] = f4_sub(f4_mul(rbx, ny), f4_mul(rby, nx));
+				kn[j] = f4_add(f4_add(m, f4_mul(f4_mul(ia, rn_a[j]), rn_a[j])), f4_mul(f4_mul(ib, rn_b[j]), rn_b[j]));
+				f4 rta = f4_sub(f4_mul(rax, ty), f4_mul(ray, tx)), rtb = f4_sub(f4_mul(rbx, ty), f4_mul(rby, tx));
+				f4 kt = f4_add(f4_add(m, f4_mul(f4_mul(ia, rta), rta)), f4_mul(f4_mul(ib, rtb), rtb));
+				m4 present = j == 0 ? f4_all(true) : two; /* a one-point constraint's second point: none */
+				f4_store(wp->normal_mass + o, f4_select(f4_and(present, f4_gt(kn[j], zero)), f4_div(one, kn[j]), zero));
+				f4_store(wp->tangent_mass + o, f4_select(f4_and(present, f4_gt(kt, zero)), f4_div(one, kt), zero));
+			}
+			f4 k12 = f4_add(f4_add(m, f4_mul(f4_mul(ia, rn_a[0]), rn_a[1])), f4_mul(f4_mul(ib, rn_b[0]), rn_b[1]));
+			f4 k11 = f4_select(two, kn[0], one), k22 = f4_select(two, kn[1], one);
+			k12 = f4_select(two, k12, zero);
+			f4 det = f4_sub(f4_mul(k11, k22), f4_mul(k12, k12));
+			/* points too close together make K nearly singular: solve them one by one then */
+			m4 block = f4_and(two, f4_lt(f4_mul(k11, k11), f4_mul(thousand, det)));
+			f4_store(cw->k11 + o, k11);
+			f4_store(cw->k12 + o, k12);
+			f4_store(cw->k22 + o, k22);
+			f4_store(cw->neg_inv_det + o, f4_neg(f4_div(one, det)));
+			f4_store(cw->block + o, f4_select(block, one, zero));
+		}
 	}
 }
 

@@ -51,7 +51,7 @@ static inline void K(apply)(K(body) *a, K(body) *b, const K(mass) *m, VT rax, VT
 /* Relative velocity of B's anchor point against A's, along (ax, ay). */
 static inline VT K(relative_speed)(const K(body) *a, const K(body) *b, VT rax, VT ray, VT rbx, VT rby, VT ax, VT ay)
 {
-	VT dvx = V(sub)(V(add)(b->vx, V(mul)(V(neg)(b->w), rby)), V(add)(a->vx, V(mul)(V(neg)(a->w), ray)));
+	VT dvx = V(sub)(V(sub)(b->vx, V(mul)(b->w, rby)), V(sub)(a->vx, V(mul)(a->w, ray)));
 	VT dvy = V(sub)(V(add)(b->vy, V(mul)(b->w, rbx)), V(add)(a->vy, V(mul)(a->w, rax)));
 	return V(add)(V(mul)(dvx, ax), V(mul)(dvy, ay));
 }
@@ -102,14 +102,15 @@ typedef struct K(pass) {
 	VT inv_h, push, bias_rate, mass_scale, impulse_scale, zero, one, half;
 } K(pass);
 
-/* The impulse change of point j solved alone: -normal_mass (ms (v + bias)) - is a, where the soft
- * terms apply only in the biased pass (seq_soft: the point overlaps). Without them the factors are
- * 1 and 0, which change nothing bit for bit, so the relax pass leaves them out. */
-KERNEL_INLINE VT K(point_impulse)(const K(pass) *ps, bool use_bias, VM seq_soft, VT normal_mass, VT v, VT bias, VT a)
+/* The accumulated impulse of point j solved alone, before the clamp: a - normal_mass (ms (v + bias))
+ * - is a, where the soft terms apply only in the biased pass (seq_soft: the point overlaps).
+ * Without them the factors are 1 and 0, which change nothing bit for bit, so the relax pass leaves
+ * them out (and a + (-x) is a - x). */
+KERNEL_INLINE VT K(point_total)(const K(pass) *ps, bool use_bias, VM seq_soft, VT normal_mass, VT v, VT bias, VT a)
 {
-	if (!use_bias) return V(mul)(V(neg)(normal_mass), V(add)(v, bias));
+	if (!use_bias) return V(sub)(a, V(mul)(normal_mass, V(add)(v, bias)));
 	VT ms = V(select)(seq_soft, ps->mass_scale, ps->one), is = V(select)(seq_soft, ps->impulse_scale, ps->zero);
-	return V(sub)(V(mul)(V(mul)(V(neg)(normal_mass), ms), V(add)(v, bias)), V(mul)(is, a));
+	return V(add)(a, V(sub)(V(mul)(V(mul)(V(neg)(normal_mass), ms), V(add)(v, bias)), V(mul)(is, a)));
 }
 
 /* The normal impulses of one wide constraint: block solve where it applies, else point by point.
@@ -158,9 +159,9 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 		q0 = V(sub)(V(mul)(ms, V(add)(vn[0], bias[0])), V(mul)(keep, V(add)(V(mul)(k11, a0), V(mul)(k12, a1))));
 		q1 = V(sub)(V(mul)(ms, V(add)(vn[1], bias[1])), V(mul)(keep, V(add)(V(mul)(k12, a0), V(mul)(k22, a1))));
 	}
-	VT inv_det = V(div)(ps->one, V(sub)(V(mul)(k11, k22), V(mul)(k12, k12)));
-	VT x0 = V(mul)(V(neg)(inv_det), V(sub)(V(mul)(k22, q0), V(mul)(k12, q1)));
-	VT x1 = V(mul)(V(neg)(inv_det), V(sub)(V(mul)(k11, q1), V(mul)(k12, q0)));
+	VT neg_inv_det = V(load)(LANES(half) + cw->neg_inv_det);
+	VT x0 = V(mul)(neg_inv_det, V(sub)(V(mul)(k22, q0), V(mul)(k12, q1)));
+	VT x1 = V(mul)(neg_inv_det, V(sub)(V(mul)(k11, q1), V(mul)(k12, q0)));
 	VM ok1 = V(and)(V(ge)(x0, ps->zero), V(ge)(x1, ps->zero));
 	VT y0 = V(div)(V(neg)(q0), k11);
 	VM ok2 = V(and)(V(ge)(y0, ps->zero), V(ge)(V(add)(V(mul)(k12, y0), q1), ps->zero));
@@ -173,8 +174,8 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 	VT bx0 = V(select)(ok1, x0, V(select)(ok2, y0, ps->zero));
 	VT bx1 = V(select)(ok1, x1, V(select)(ok2, ps->zero, V(select)(ok3, z1, ps->zero)));
 	/* point 0, one by one where the block does not apply */
-	VT imp0 = K(point_impulse)(ps, use_bias, seq_soft[0], V(load)(LANES(half) + p0->normal_mass), vn[0], bias[0], a0);
-	VT n0 = V(select)(use_block, bx0, V(max)(V(add)(a0, imp0), ps->zero));
+	VT t0 = K(point_total)(ps, use_bias, seq_soft[0], V(load)(LANES(half) + p0->normal_mass), vn[0], bias[0], a0);
+	VT n0 = V(select)(use_block, bx0, V(max)(t0, ps->zero));
 	VT d0 = V(sub)(n0, a0);
 	VT rax0 = V(load)(LANES(half) + p0->rax), ray0 = V(load)(LANES(half) + p0->ray), rbx0 = V(load)(LANES(half) + p0->rbx), rby0 = V(load)(LANES(half) + p0->rby);
 	V(store)(LANES(half) + p0->normal_impulse, n0);
@@ -183,8 +184,8 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 	/* point 1 after point 0's impulse */
 	VT rax1 = V(load)(LANES(half) + p1->rax), ray1 = V(load)(LANES(half) + p1->ray), rbx1 = V(load)(LANES(half) + p1->rbx), rby1 = V(load)(LANES(half) + p1->rby);
 	VT v1 = K(relative_speed)(a, b, rax1, ray1, rbx1, rby1, nx, ny);
-	VT imp1 = K(point_impulse)(ps, use_bias, seq_soft[1], V(load)(LANES(half) + p1->normal_mass), v1, bias[1], a1);
-	VT n1 = V(select)(use_block, bx1, V(max)(V(add)(a1, imp1), ps->zero));
+	VT t1 = K(point_total)(ps, use_bias, seq_soft[1], V(load)(LANES(half) + p1->normal_mass), v1, bias[1], a1);
+	VT n1 = V(select)(use_block, bx1, V(max)(t1, ps->zero));
 	VT d1 = V(sub)(n1, a1);
 	V(store)(LANES(half) + p1->normal_impulse, n1);
 	V(store)(LANES(half) + p1->max_normal_impulse, V(max)(V(load)(LANES(half) + p1->max_normal_impulse), d1));
@@ -200,9 +201,10 @@ KERNEL_INLINE void K(solve_friction)(sinew_contact_wide *cw, int half, K(body) *
 		wide_point *wp = &cw->points[j];
 		VT rax = V(load)(LANES(half) + wp->rax), ray = V(load)(LANES(half) + wp->ray), rbx = V(load)(LANES(half) + wp->rbx), rby = V(load)(LANES(half) + wp->rby);
 		VT vt = K(relative_speed)(a, b, rax, ray, rbx, rby, tx, ty);
-		VT impulse = V(mul)(V(neg)(V(load)(LANES(half) + wp->tangent_mass)), vt);
 		VT limit = V(mul)(friction, V(load)(LANES(half) + wp->normal_impulse));
-		VT old = V(load)(LANES(half) + wp->tangent_impulse), total = V(add)(old, impulse);
+		/* old + (-tangent_mass vt), written as the subtraction it is bit for bit */
+		VT old = V(load)(LANES(half) + wp->tangent_impulse);
+		VT total = V(sub)(old, V(mul)(V(load)(LANES(half) + wp->tangent_mass), vt));
 		VT low = V(neg)(limit);
 		total = V(select)(V(lt)(total, low), low, V(select)(V(gt)(total, limit), limit, total));
 		VT d = V(sub)(total, old);
