@@ -18,6 +18,7 @@ typedef struct sinew_tree_node {
 	int32_t rows[3]; /* joint node: its rigid rows in world->joint_rows, then an active limit */
 	int32_t first_row; /* joint node: all its joint's rows, [first_row, first_row + row_count), kept */
 	int8_t row_count;  /* here so the solve need not reach into the joint */
+	int8_t limit_row;  /* joint node: where in its rows its pair of tree-owned limit rows starts, or -1 */
 	int8_t dim;
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
