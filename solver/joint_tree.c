@@ -217,6 +217,14 @@ static void grow_trees(sinew_world *w)
 	}
 }
 
+static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
+{
+	double mass = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (w->tree_nodes[i].is_body) mass += 1.0 / (double)w->solver_bodies[w->tree_nodes[i].ref].inv_mass;
+	return mass;
+}
+
 /* A tree per fixed joint, whatever the number of loops. With many loops (solved by conjugate
  * gradients, joint_loops.c) a tree grown from one of joint_grid's seven pins left the other eight
  * fixed joints as loops through the ground carrying most of the grid's weight, and the conjugate
@@ -232,13 +240,14 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, false, false, false, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
 			++end;
 		} while (end < count && w->tree_nodes[end].parent >= 0);
 		r.end = end;
+		r.mass = tree_mass(w, &r);
 		for (int32_t i = begin; i < end; ++i) w->tree_nodes[i].tree = (int32_t)stbds_arrlen(w->tree_ranges);
 		stbds_arrput(w->tree_ranges, r);
 	}
@@ -825,14 +834,6 @@ static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
 	return u;
 }
 
-static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
-{
-	double mass = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i)
-		if (w->tree_nodes[i].is_body) mass += 1.0 / (double)w->solver_bodies[w->tree_nodes[i].ref].inv_mass;
-	return mass;
-}
-
 double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
 {
 	double e = 0.0;
@@ -853,7 +854,7 @@ double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
  * ordinary solve). */
 double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, double e0, float h, bool full)
 {
-	double mass = tree_mass(w, r);
+	double mass = r->mass;
 	double gh = sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
 	double bound = 2.0 * e0 + mass * gh * gh;
 	if (!full) return bound;

@@ -31,6 +31,7 @@ typedef struct sinew_tree_node {
 typedef struct sinew_tree_range {
 	int32_t begin, end;
 	double energy; /* the ceiling on its kinetic plus potential energy (sinew_joint_tree_mark_energy) */
+	double mass;   /* of its bodies (for the energy bound of every velocity solve: found once a step) */
 	bool has_limits;
 	bool has_loops;  /* a loop-closing row solved with the trees reaches one of its bodies */
 	bool stiff;      /* its factorisation carries geometric stiffness (see sinew_joint_tree_solve) */
