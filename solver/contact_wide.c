@@ -205,15 +205,32 @@ static void pad_lane(sinew_contact_wide *cw, int l)
 	pad_point(&cw->points[1], l);
 }
 
+/* A fixed body's colour bits: it takes no colour (see moves). */
+#define SINEW_COLOURS_NONE (~(uint64_t)0)
+_Static_assert(SINEW_GRAPH_COLOURS < 64, "a body's colours are the bits of a uint64_t, and one more");
+
+/* The lowest bit not set in bits (64 when all are). */
+static int lowest_clear_bit(uint64_t bits)
+{
+#if defined(__GNUC__)
+	return ~bits == 0 ? 64 : __builtin_ctzll(~bits);
+#else
+	int i = 0;
+	while (i < 64 && (bits >> i) & 1) ++i;
+	return i;
+#endif
+}
+
 /* Gives every constraint of the step a colour (or the overflow list) and so its slot: a lane of the
  * wide constraints, colour by colour in constraint order, or a place in world.constraints. */
 void sinew_contacts_colour(sinew_world *w)
 {
 	int n = (int)stbds_arrlen(w->constraint_refs);
 	int body_count = (int)stbds_arrlen(w->solver_bodies);
-	int words = (body_count + 63) / 64;
-	stbds_arrsetlen(w->colour_bits, (size_t)words * SINEW_GRAPH_COLOURS);
-	memset(w->colour_bits, 0, sizeof *w->colour_bits * (size_t)words * SINEW_GRAPH_COLOURS);
+	/* each solver slot's colours as bits, 0 for a body that does not move: a constraint's free
+	 * colours are then one OR away, the first of them its lowest clear bit */
+	stbds_arrsetlen(w->colour_bits, body_count);
+	for (int i = 0; i < body_count; ++i) w->colour_bits[i] = moves(&w->solver_bodies[i]) ? 0 : SINEW_COLOURS_NONE;
 	int counts[SINEW_GRAPH_COLOURS] = {0};
 	int overflow = 0;
 	/* Newest constraints take the first colours. Chosen by measurement on large_pyramid (drift after
@@ -221,17 +238,16 @@ void sinew_contacts_colour(sinew_world *w)
 	 * The overflow is solved in this order too. */
 	for (int i = n - 1; i >= 0; --i) {
 		sinew_constraint_ref *ref = &w->constraint_refs[i];
-		int32_t a = ref->body_a, b = ref->body_b;
-		bool ma = moves(&w->solver_bodies[a]), mb = moves(&w->solver_bodies[b]);
-		uint64_t bit_a = (uint64_t)1 << (a & 63), bit_b = (uint64_t)1 << (b & 63);
-		int colour = -1;
-		for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-			uint64_t *bits = w->colour_bits + (size_t)c * words;
-			if ((ma && (bits[a >> 6] & bit_a)) || (mb && (bits[b >> 6] & bit_b))) continue;
-			if (ma) bits[a >> 6] |= bit_a;
-			if (mb) bits[b >> 6] |= bit_b;
-			colour = c;
-			break;
+		uint64_t *bits_a = &w->colour_bits[ref->body_a], *bits_b = &w->colour_bits[ref->body_b];
+		/* a fixed body's bits are all set, so its side takes nothing away */
+		uint64_t taken = (*bits_a == SINEW_COLOURS_NONE ? 0 : *bits_a) | (*bits_b == SINEW_COLOURS_NONE ? 0 : *bits_b);
+		int colour = lowest_clear_bit(taken);
+		if (colour < SINEW_GRAPH_COLOURS) {
+			uint64_t bit = (uint64_t)1 << colour;
+			if (*bits_a != SINEW_COLOURS_NONE) *bits_a |= bit;
+			if (*bits_b != SINEW_COLOURS_NONE) *bits_b |= bit;
+		} else {
+			colour = -1;
 		}
 		if (colour < 0) {
 			ref->slot = -1 - overflow++;

@@ -234,7 +234,7 @@ typedef struct sinew_world {
 	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, eight lanes each, colour by colour */
 	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
 	int32_t colour_count[SINEW_GRAPH_COLOURS];     /* each colour's constraints (lanes in use) */
-	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
+	uint64_t *colour_bits;         /* per solver slot, a bit per colour it has (all set: a body that does not move) */
 	/* the contact position pass (contact_push.c): each constraint's geometry and lift (in
 	 * constraint_refs order), each solver slot's level above the fixed bodies, its constraints
 	 * (compressed rows), a queue, the visiting order and a counting sort's counts */
