@@ -282,8 +282,8 @@ void sinew_contacts_colour(sinew_world *w)
  * every constraint of the step is packed). A one-point constraint's second point is a padding point. */
 void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
 	cw->body_a[l] = cc->body_a;
 	cw->body_b[l] = cc->body_b;
@@ -555,8 +555,8 @@ void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
  * and speeds (what restitution and store read). */
 void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_count, sinew_contact_constraint *cc)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	const sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	cc->body_a = cw->body_a[l];
 	cc->body_b = cw->body_b[l];
 	cc->normal = sinew_v2(cw->nx[l], cw->ny[l]);
@@ -581,8 +581,8 @@ void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_coun
  * reported impulses (as sinew_contacts_store for the overflow). */
 void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact *c)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	const sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	for (int j = 0; j < c->manifold.point_count; ++j) {
 		const wide_point *wp = &cw->points[j];
 		sinew_contact_store_point(c, j, wp->normal_impulse[l], wp->tangent_impulse[l], wp->total_normal_impulse[l],
@@ -592,8 +592,8 @@ void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact
 
 void sinew_contacts_write_normal_wide(sinew_world *w, int32_t slot, int point_count, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	for (int j = 0; j < point_count; ++j) {
 		cw->points[j].normal_impulse[l] = cc->points[j].normal_impulse;
 		cw->points[j].max_normal_impulse[l] = cc->points[j].max_normal_impulse;
