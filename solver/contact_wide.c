@@ -1,10 +1,10 @@
-/* The contact solver four (or eight) constraints at a time.
+/* The contact solver eight (or four) constraints at a time.
  *
  * Graph colouring: each contact constraint gets the first of SINEW_GRAPH_COLOURS colours in which
  * neither of its dynamic bodies has a constraint yet (static and kinematic bodies take no colour:
  * the solver never changes their velocity). The constraints of one colour then share no body
- * that moves, so they can be solved in any order, and four at once: each colour's constraints
- * are packed, in constraint order, into sinew_contact_wide blocks of four lanes (the last one
+ * that moves, so they can be solved in any order, and eight at once: each colour's constraints
+ * are packed, in constraint order, into sinew_contact_wide blocks of eight lanes (the last one
  * padded with lanes on the static dummy that apply nothing). A constraint that finds no free
  * colour goes to the overflow list, solved one by one by contact_solver.c before the colours.
  * Colouring and packing run in constraint order, so the answer is the same on every run of a
@@ -12,9 +12,9 @@
  * and soft bias, the 2x2 block solve of a two-point manifold with the one-by-one fallback,
  * Coulomb friction, the impulses summed for restitution and warm starting.
  *
- * The four lanes are SSE2 registers where the compiler targets SSE2 (every x86-64) and a
- * plain four-float struct elsewhere; with gcc on x86-64 the kernel (contact_wide_kernel.h) is
- * also built for AVX, four lanes and eight (two blocks of a colour at once), and used where the
+ * The kernel (contact_wide_kernel.h) runs four lanes, a block's two halves, as SSE2 registers
+ * where the compiler targets SSE2 (every x86-64) and a plain four-float struct elsewhere; with gcc
+ * on x86-64 it is also built for AVX, eight lanes (a whole block) and four, and used where the
  * CPU has AVX. All give the same answer for a given build. Comparisons give lane masks, and every
  * branch of the scalar code is a select between both results. */
 #include "world.h"

@@ -424,13 +424,13 @@ static inline void sinew_contact_store_point(sinew_contact *c, int j, float norm
 	mp->normal_velocity = velocity;
 }
 
-/* contact_wide.c: the coloured constraints, four at a time. colour gives every constraint_ref its
+/* contact_wide.c: the coloured constraints, eight at a time. colour gives every constraint_ref its
  * slot, sizes the wide constraints and world.constraints (the overflow) and pads the last block of
  * each colour; pack writes one constraint into its lane; read copies a lane's state back (anchors,
  * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
 void sinew_contacts_colour(sinew_world *world);
 void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
-/* The packed constraints' effective masses, eight lanes at a time (after every pack of the step). */
+/* The packed constraints' effective masses, four lanes at a time (after every pack of the step). */
 void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
