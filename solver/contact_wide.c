@@ -219,7 +219,9 @@ void sinew_contacts_colour(sinew_world *w)
 		bool ma = moves(&w->solver_bodies[a]), mb = moves(&w->solver_bodies[b]);
 		uint64_t bit_a = (uint64_t)1 << (a & 63), bit_b = (uint64_t)1 << (b & 63);
 		int colour = -1;
-		for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		/* a contact that pushes a joint tree is solved one by one, through the tree (contact_tree.c) */
+		bool on_tree = w->tree_contacts[i].side >= 0;
+		for (int c = 0; c < SINEW_GRAPH_COLOURS && !on_tree; ++c) {
 			uint64_t *bits = w->colour_bits + (size_t)c * words;
 			if ((ma && (bits[a >> 6] & bit_a)) || (mb && (bits[b >> 6] & bit_b))) continue;
 			if (ma) bits[a >> 6] |= bit_a;
