@@ -323,6 +323,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->island_parent);
 	stbds_arrfree(w->island_keep);
 	stbds_arrfree(w->island_flags);
+	stbds_arrfree(w->touching_pairs);
 	sinew_index_set_free(&w->awake_set);
 	sinew_index_set_free(&w->awake_contacts);
 	stbds_arrfree(w->begin_events);

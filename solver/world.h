@@ -4,6 +4,7 @@
 #define SINEW_WORLD_H
 
 #include "core.h"
+#include "separation.h"
 #include "sinew/sinew.h"
 
 #define SINEW_MAX_WORLDS 128
@@ -55,6 +56,7 @@ typedef struct sinew_body {
 	float linear_damping, angular_damping, gravity_scale;
 	float sleep_threshold, sleep_time;
 	float max_extent; /* largest distance from the centre of mass to a shape's surface */
+	float thinnest;   /* half-thickness of its thinnest solid shape (body.c), SINEW_HUGE without one */
 	void *user_data;
 	uint64_t creation_seq;
 	int32_t shape_list;   /* first shape, linked through sinew_shape.next */
@@ -74,6 +76,7 @@ typedef struct sinew_body {
 
 typedef struct sinew_shape {
 	sinew_geometry geom;
+	sinew_separation_bound bound; /* of geom, for the narrowphase's early out (contact.c) */
 	sinew_aabb aabb;     /* tight box at the last update */
 	sinew_aabb fat_aabb; /* the box stored in the tree */
 	float density, friction, restitution;
@@ -274,6 +277,10 @@ typedef struct sinew_world {
 	int32_t *island_parent;
 	uint8_t *island_keep;
 	int32_t *island_flags;
+	/* contact.c: the body pairs of the touching non-sensor contacts the narrowphase visited, and
+	 * whether those are all of the step's (no body woken during the walk) */
+	int32_t *touching_pairs;
+	bool touching_pairs_complete;
 	/* awake.c: the bodies the step solves (in use, enabled, awake, not static) and the contacts it
 	 * refreshes (with an awake body), kept as bodies wake, sleep, come and go */
 	sinew_index_set awake_set;
