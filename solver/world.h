@@ -157,6 +157,22 @@ typedef struct sinew_contact_point_constraint {
 	float total_normal_impulse, total_tangent_impulse; /* applied over the whole step */
 } sinew_contact_point_constraint;
 
+/* A contact point's response through a joint tree (contact_tree.c): per tree node, the velocity
+ * change of a body or the impulses of a joint's rigid rows for a unit impulse of the point. */
+typedef struct sinew_tree_response {
+	int32_t node;
+	float y[3];
+} sinew_tree_response;
+
+/* A contact constraint between a free body and a joint tree (contact_tree.c): what its points'
+ * normal masses and their coupling gain (k[0], k[1], k[2]), per point its run of responses in
+ * world->tree_response, and which side is on the tree (-1: neither, the bodies' own masses). */
+typedef struct sinew_tree_contact {
+	float k[3];
+	int32_t response[2][2];
+	int8_t side;
+} sinew_tree_contact;
+
 typedef struct sinew_contact_constraint {
 	sinew_contact_point_constraint points[2];
 	sinew_vec2 normal;
@@ -170,6 +186,8 @@ typedef struct sinew_contact_constraint {
 	int32_t body_a, body_b;                     /* solver body slots */
 	int32_t contact;                            /* index in the contact pool */
 	int32_t point_count;
+	int32_t ref;                                /* its place in constraint_refs */
+	bool tree;                                  /* pushes a joint tree through its response (contact_tree.c) */
 } sinew_contact_constraint;
 
 /* Where a contact constraint of the step lives: a lane of the coloured wide constraints, or the
@@ -237,7 +255,7 @@ typedef struct sinew_world {
 	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, eight lanes each, colour by colour */
 	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
 	int32_t colour_count[SINEW_GRAPH_COLOURS];     /* each colour's constraints (lanes in use) */
-	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
+	uint64_t *colour_bits;         /* per solver slot, a bit per colour it has (all set: a body that does not move) */
 	/* the contact position pass (contact_push.c): each constraint's geometry and lift (in
 	 * constraint_refs order), each solver slot's level above the fixed bodies, its constraints
 	 * (compressed rows), a queue, the visiting order and a counting sort's counts */
@@ -245,6 +263,13 @@ typedef struct sinew_world {
 	int32_t *push_level, *push_start, *push_adjacent, *push_queue, *push_order, *push_count;
 	int32_t *push_supports; /* each solver slot's contacts with bodies of a lower level */
 	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
+	/* free bodies on joint trees (contact_tree.c): per constraint (constraint_refs order) its part on
+	 * a tree, the responses, and the (tree, constraint, point) touches grouped by tree */
+	struct sinew_tree_contact *tree_contacts;
+	struct sinew_tree_response *tree_response;
+	struct sinew_tree_touch *tree_touches, *tree_touches_sorted;
+	int32_t *tree_touch_start;
+	uint8_t *tree_held; /* per tree: its contacts push through it */
 	int32_t *island_stack;
 	int32_t *island_bodies;
 	/* island.c: each body's parent in the step's union-find of islands, -1 for a body not in one
@@ -274,6 +299,8 @@ typedef struct sinew_world {
 	int32_t joint_count;
 	struct sinew_row_constraint *joint_rows; /* rows of the active joints this step */
 	int32_t *active_joints;
+	int32_t *effort_rows;     /* the springs and motors among joint_rows, in order (joint_solve.c) */
+	int32_t *sequential_rows; /* the other rows solved one by one: in no tree or loop, owned by no tree */
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
@@ -414,6 +441,9 @@ typedef struct sinew_push_constraint {
 	int32_t body_a, body_b, point_count;
 } sinew_push_constraint;
 void sinew_contacts_keep_push(sinew_world *world, int index, const sinew_contact_constraint *cc);
+/* contact_tree.c: the effective masses of contacts on joint trees (after the trees are factored) */
+void sinew_contacts_tree_mass(sinew_world *world);
+void sinew_contact_tree_apply(sinew_world *world, const sinew_contact_constraint *cc, int point, float impulse);
 void sinew_contacts_order_push(sinew_world *world);
 void sinew_contacts_push(sinew_world *world);
 
@@ -431,13 +461,13 @@ static inline void sinew_contact_store_point(sinew_contact *c, int j, float norm
 	mp->normal_velocity = velocity;
 }
 
-/* contact_wide.c: the coloured constraints, four at a time. colour gives every constraint_ref its
+/* contact_wide.c: the coloured constraints, eight at a time. colour gives every constraint_ref its
  * slot, sizes the wide constraints and world.constraints (the overflow) and pads the last block of
  * each colour; pack writes one constraint into its lane; read copies a lane's state back (anchors,
  * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
 void sinew_contacts_colour(sinew_world *world);
 void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
-/* The packed constraints' effective masses, eight lanes at a time (after every pack of the step). */
+/* The packed constraints' effective masses, four lanes at a time (after every pack of the step). */
 void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
