@@ -329,6 +329,8 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->joints);
 	stbds_arrfree(w->joint_rows);
 	stbds_arrfree(w->active_joints);
+	stbds_arrfree(w->effort_rows);
+	stbds_arrfree(w->sequential_rows);
 	stbds_arrfree(w->tree_nodes);
 	stbds_arrfree(w->tree_body_node);
 	stbds_arrfree(w->loop_rows);

@@ -274,6 +274,8 @@ typedef struct sinew_world {
 	int32_t joint_count;
 	struct sinew_row_constraint *joint_rows; /* rows of the active joints this step */
 	int32_t *active_joints;
+	int32_t *effort_rows;     /* the springs and motors among joint_rows, in order (joint_solve.c) */
+	int32_t *sequential_rows; /* the other rows solved one by one: in no tree or loop, owned by no tree */
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
