@@ -217,6 +217,37 @@ static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
 	}
 }
 
+/* Which trees sinew_joint_tree_presolve solves: those a contact of the step reaches (the contacts
+ * are prepared before the joints), that close no loop, and whose bodies all have a radius of
+ * gyration of at least SINEW_TREE_PRESOLVE_GYRATION of their size (see sinew_joint_tree_presolve). */
+#define SINEW_TREE_PRESOLVE_GYRATION 0.1
+
+static void mark_presolve(sinew_world *w)
+{
+	int refs = (int)stbds_arrlen(w->constraint_refs);
+	for (int i = 0; i < refs; ++i) {
+		int32_t slots[2] = {w->constraint_refs[i].body_a, w->constraint_refs[i].body_b};
+		for (int e = 0; e < 2; ++e) {
+			int32_t node = slots[e] > 0 ? w->tree_body_node[slots[e]] : -1;
+			if (node >= 0) w->tree_ranges[w->tree_nodes[node].tree].presolve = true;
+		}
+	}
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	const double g = SINEW_TREE_PRESOLVE_GYRATION;
+	for (int t = 0; t < trees; ++t) {
+		sinew_tree_range *r = &w->tree_ranges[t];
+		if (r->has_loops) r->presolve = false;
+		for (int32_t i = r->begin; i < r->end && r->presolve; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			if (!n->is_body) continue;
+			const sinew_solver_body *b = &w->solver_bodies[n->ref];
+			double size = (double)w->bodies[w->awake_bodies[n->ref]].max_extent;
+			/* I / m < (g size)^2, in inverses */
+			if ((double)b->inv_mass < g * g * size * size * (double)b->inv_inertia) r->presolve = false;
+		}
+	}
+}
+
 /* Trees grown from one fixed joint each when the loops are few (their loop solve is exact, whatever
  * the trees); when they are many (solved by conjugate gradients, joint_loops.c) the trees are grown
  * again with a tree per fixed joint. On joint_grid (seven static pins and two fixed neighbours) the
@@ -242,7 +273,7 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, false, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, false, false, false, false};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
@@ -255,6 +286,7 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_keep, count);
 	forget_changed_roles(w);
 	sinew_joint_loops_find(w);
+	mark_presolve(w);
 	sinew_joint_tree_mark_energy(w);
 }
 
@@ -867,8 +899,9 @@ static void solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tr
 	if (r->has_limits) settle_limits(w, r->begin, r->end, pass);
 }
 
-/* Each tree, then the loops through them. The fall-back: geometric stiffness is made of the last
- * substep's impulses, and it feeds on them. When a kinematic body cranks a tree that is pinned to a
+/* One velocity pass over the trees (all, or only those marked for the presolve), with the fall-back;
+ * returns whether a tree with loops dropped its stiffness (the loops must be factored again).
+ * The fall-back: geometric stiffness is made of the last substep's impulses, and it feeds on them. When a kinematic body cranks a tree that is pinned to a
  * static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
  * rows then ask for larger impulses still, and the next substep's stiffness is larger again: on
  * random switching of ragdoll parts between static, kinematic and dynamic, stiffness reached 10^8
@@ -878,25 +911,62 @@ static void solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tr
  * the rest of the substep (the loops through it are factored again too). A solve without stiffness
  * that still fails the test (a tree whose rows conflict, or a non-finite answer) is put back and the
  * tree left unsolved in that pass: its joints stretch, and the projection pulls them in. */
-void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+static bool solve_trees(sinew_world *w, const sinew_tree_pass *pass, bool presolve_only)
 {
-	sinew_tree_pass pass = {h, use_bias, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	bool loops_changed = false;
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
+		if (presolve_only && !r->presolve) continue;
 		double e0 = sinew_tree_keep_state(w, r);
-		solve_tree(w, r, &pass);
-		if (energy_plausible(w, r, e0, h)) continue;
+		solve_tree(w, r, pass);
+		if (energy_plausible(w, r, e0, pass->h)) continue;
 		restore_tree(w, r);
 		if (!r->stiff) continue;
 		drop_stiffness(w, r);
 		loops_changed = loops_changed || r->has_loops;
-		solve_tree(w, r, &pass);
-		if (!energy_plausible(w, r, e0, h)) restore_tree(w, r);
+		solve_tree(w, r, pass);
+		if (!energy_plausible(w, r, e0, pass->h)) restore_tree(w, r);
 	}
-	if (loops_changed) sinew_joint_loops_factor(w, h);
+	return loops_changed;
+}
+
+/* Each tree, then the loops through them. */
+void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
+{
+	sinew_tree_pass pass = {h, use_bias, false, false};
+	if (solve_trees(w, &pass, false)) sinew_joint_loops_factor(w, h);
 	sinew_joint_loops_solve(w, &pass);
+}
+
+/* The trees that contacts touch, solved once after the warm start, before the first contact pass.
+ * Tree impulses are not warm started (their matrix carries geometric stiffness), so after the warm
+ * start a jointed body moves as its contacts' stored impulses alone push it, without the joint
+ * impulses that balanced them: the bones of a ragdoll lying on the ground move at several cm/s each
+ * way. The first contact pass answered those speeds, its friction clamped by each point's own cone,
+ * and the tree pass after it spread what friction did over the figure as a net push; the relax
+ * passes pushed back about as much, but they run after the positions are integrated, so the figure
+ * slid. Measured with a per-pass trace of the figure's momentum: a lone ragdoll on flat ground crept
+ * at 1.8 mm/s for ever, and whole figures of a heap slid at 1-7 cm/s with sleep off (the fastest
+ * bone from 10 to 11 s: 4.6 cm/s; 0.04 cm/s now, ragdoll_heap_comes_to_rest in tests/test_rest.c).
+ * Solved here, the contacts see the joints' answer to their warm start.
+ * Left out (mark_presolve):
+ * - trees no contact touches: their passes are unchanged, so contact-free chains and figures move
+ *   exactly as before;
+ * - trees with loops: a second biased loop solve per substep threw the crates of the taut bridge
+ *   (test_joint_loops) off it at 51 m/s, and the trees alone, without their loops, are the wrong
+ *   answer (an open chain for a bridge: the crates thrown at 61 m/s);
+ * - trees with a body whose radius of gyration is under a tenth of its size (a turning inertia no
+ *   shape gives, set by the user): a contact's stored impulse turns such a body at hundreds of rad/s
+ *   (a 1000 kg hip of 0.001 kg m^2 at 0.1 m: 800 rad/s), which its own contact takes back at once
+ *   in the contact pass, but which the tree, answering first, spread through the figure: in
+ *   heavy_hips_stay_finite (test_joint_stress) the fastest turn rose from 290 to 1464 rad/s, the
+ *   energy fall-back fired thousands of times and the worst joint separation went from 1.1 cm to
+ *   84 cm. */
+void sinew_joint_tree_presolve(sinew_world *w, float h)
+{
+	sinew_tree_pass pass = {h, true, false, false};
+	if (solve_trees(w, &pass, true)) sinew_joint_loops_factor(w, h);
 }
 
 /* A body's potential energy in gravity. */

@@ -32,6 +32,7 @@ typedef struct sinew_tree_range {
 	bool has_limits;
 	bool has_loops;  /* a loop-closing row solved with the trees reaches one of its bodies */
 	bool stiff;      /* its factorisation carries geometric stiffness (see sinew_joint_tree_solve) */
+	bool presolve;   /* solved once more after the warm start (sinew_joint_tree_presolve) */
 } sinew_tree_range;
 
 /* A tree node's state before a velocity solve, to solve again without geometric stiffness: a body's

@@ -2,7 +2,8 @@
  *   gather awake bodies into contiguous solver state (velocities shifted back half a substep of
  *   forces when the user set them), prepare contact constraints, prepare joint rows and build the
  *   joint trees; then per substep h = dt / substeps: integrate velocities -> joint rows and tree
- *   factorisation at the current pose -> warm start joints and contacts -> solve (joint rows,
+ *   factorisation at the current pose -> warm start joints and contacts -> the trees that contacts
+ *   touch solved once (sinew_joint_tree_presolve) -> solve (joint rows,
  *   contacts, then the exact tree solve) with bias -> integrate positions -> relax without bias
  *   (twice) -> sum the substep's joint impulses; then continuous collision (fast bodies back to
  *   their time of impact), the joint trees' position projection, restitution, store impulses for
@@ -160,6 +161,8 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 		sinew_joint_tree_factor(w, h);
 		sinew_joints_warm_start(w);
 		sinew_contacts_warm_start(w, i == 0);
+		/* the trees that contacts touch answer the warm start before the contacts see it */
+		sinew_joint_tree_presolve(w, h);
 		/* joints last in each pass: the tree solve leaves every tree joint exact */
 		sinew_joints_solve(w, h, true);
 		sinew_contacts_solve(w, inv_h, true);

@@ -46,12 +46,13 @@ static void taut_bridge_holds_crates(void **state)
 {
 	(void)state;
 	sinew_world_id w = make_world(NULL);
+	sinew_world_enable_sleep(w, false); /* at rest by itself, not put to sleep */
 	joints js = {0};
-	sinew_body_id prev = sinew_null_body_id;
+	sinew_body_id prev = sinew_null_body_id, planks[40];
 	for (int i = 0; i < 40; ++i) {
 		sinew_body_id p = bar(w, sinew_v2(0.5f * (float)i, 0.0f), sinew_v2(0.5f * (float)(i + 1), 0.0f), 0.05f, 40.0f, 1);
 		pin(&js, w, prev, p, sinew_v2(0.5f * (float)i, 0.0f));
-		prev = p;
+		prev = planks[i] = p;
 	}
 	pin(&js, w, sinew_null_body_id, prev, sinew_v2(20.0f, 0.0f));
 	sinew_body_id crates[5];
@@ -81,8 +82,19 @@ static void taut_bridge_holds_crates(void **state)
 	/* The issue asks for rest (< 1 cm/s) within 10 s. The crates kept a 1.6-2 cm/s phantom speed
 	 * until the relax passes held speculative points of jointed pairs that already push
 	 * (contact_solver.c): 0.0000 m/s. Spreading the loop impulses through the trees in double
-	 * precision (docs/joints.md, loops) alone also gave 0.0000 m/s; the two together 0.0041 m/s. */
+	 * precision (docs/joints.md, loops) alone also gave 0.0000 m/s; the two together 0.0041 m/s
+	 * (sleep off: the crates are not asleep). */
 	assert_true(speed < 0.01);
+	/* Not at rest, though: the second after 10 s, printed, not asserted (docs/joints.md "Known
+	 * limits": the taut loop, not its contacts) */
+	double crates_after = 0.0, planks_after = 0.0;
+	for (int s = 0; s < 60; ++s) {
+		step_n(w, 1);
+		for (int k = 0; k < 5; ++k) crates_after = fmax(crates_after, sinew_length(sinew_body_get_linear_velocity(crates[k])));
+		for (int k = 0; k < 40; ++k) planks_after = fmax(planks_after, sinew_length(sinew_body_get_linear_velocity(planks[k])));
+	}
+	printf("taut bridge + 5 crates, 10 to 11 s, sleep off: fastest crate %.4f m/s, fastest plank %.4f m/s\n", crates_after,
+	       planks_after);
 	sinew_destroy_world(w);
 }
 
