@@ -122,16 +122,17 @@ void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
 	w->contact_count -= 1;
 }
 
-/* Carry last step's per-substep impulses to the points with the same feature ids. */
-static void match_impulses(sinew_contact *c, const sinew_manifold *old)
+/* Carry last step's per-substep impulses to the points with the same feature ids (old_id: last
+ * step's points, old_count of them). */
+static void match_impulses(sinew_contact *c, const uint16_t *old_id, int old_count)
 {
 	float normal[2] = {c->warm_normal[0], c->warm_normal[1]}, tangent[2] = {c->warm_tangent[0], c->warm_tangent[1]};
 	sinew_manifold *m = &c->manifold;
 	for (int i = 0; i < m->point_count; ++i) {
 		sinew_manifold_point *p = &m->points[i];
 		c->warm_normal[i] = c->warm_tangent[i] = 0.0f;
-		for (int j = 0; j < old->point_count; ++j) {
-			if (old->points[j].id == p->id) {
+		for (int j = 0; j < old_count; ++j) {
+			if (old_id[j] == p->id) {
 				c->warm_normal[i] = normal[j];
 				c->warm_tangent[i] = tangent[j];
 				p->persisted = true;
@@ -153,15 +154,22 @@ static sinew_vec2 point_velocity(const sinew_body *b, sinew_vec2 point)
  * see each point lift closer than it is, so a point is in reach of them while its gap is under
  * reach + lift. */
 static void keep_reachable_points(const sinew_world *w, sinew_manifold *m, const sinew_body *a, const sinew_body *b,
-                                  float dt, float pair_reach, float lift)
+                                  float dt, float pair_reach, float lift, float reach_gravity)
 {
 	int k = 0;
-	float reach_gravity = sinew_length(w->gravity) * dt * dt;
+	/* the reach at no approach speed: a point within it (a resting one) is kept without its
+	 * velocities, as the reach only grows with the speed (float sums are monotonic) */
+	float still_reach = w->speculative_distance + lift + reach_gravity;
 	for (int i = 0; i < m->point_count; ++i) {
 		sinew_manifold_point *p = &m->points[i];
-		float vn = sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), m->normal);
-		float reach = w->speculative_distance + lift + dt * sinew_maxf(-vn, 0.0f) + reach_gravity;
-		if (p->separation <= reach && p->separation <= pair_reach) m->points[k++] = *p;
+		if (!(p->separation <= still_reach)) {
+			float vn = sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), m->normal);
+			float reach = w->speculative_distance + lift + dt * sinew_maxf(-vn, 0.0f) + reach_gravity;
+			if (!(p->separation <= reach)) continue;
+		}
+		if (!(p->separation <= pair_reach)) continue;
+		if (k != i) m->points[k] = *p;
+		k += 1;
 	}
 	m->point_count = k;
 }
@@ -223,24 +231,26 @@ static bool sharp_polygon(const sinew_geometry *g)
 	return g->type == SINEW_SHAPE_POLYGON && g->u.polygon.radius == 0.0f;
 }
 
-/* The cached manifold at the bodies' present pose. */
-static sinew_manifold cache_manifold(const sinew_contact_cache *cache, sinew_transform xa, sinew_transform xb)
+/* The cached manifold at the bodies' present pose, written in place (a fresh manifold's solver
+ * fields are zero, as the narrowphase leaves them): no 116-byte manifold built and copied. */
+static void cache_manifold(const sinew_contact_cache *cache, sinew_transform xa, sinew_transform xb, sinew_manifold *m)
 {
-	sinew_manifold m;
-	memset(&m, 0, sizeof m);
-	m.normal = sinew_rotate(xa.q, cache->normal);
-	m.point_count = cache->point_count;
+	m->normal = sinew_rotate(xa.q, cache->normal);
+	m->point_count = cache->point_count;
 	for (int i = 0; i < cache->point_count; ++i) {
-		sinew_manifold_point *p = &m.points[i];
+		sinew_manifold_point *p = &m->points[i];
 		sinew_vec2 pa = sinew_add(xa.p, sinew_rotate(xa.q, cache->local_a[i]));
 		sinew_vec2 pb = sinew_add(xb.p, sinew_rotate(xb.q, cache->local_b[i]));
-		p->point = sinew_lerp(pa, pb, 0.5f);
-		p->anchor_a = sinew_sub(p->point, xa.p);
-		p->anchor_b = sinew_sub(p->point, xb.p);
-		p->separation = cache->separation[i] + sinew_dot(sinew_sub(pb, pa), m.normal);
+		/* from registers: read back from the point just stored, the anchors stalled on the store */
+		sinew_vec2 point = sinew_lerp(pa, pb, 0.5f);
+		p->point = point;
+		p->anchor_a = sinew_sub(point, xa.p);
+		p->anchor_b = sinew_sub(point, xb.p);
+		p->separation = cache->separation[i] + sinew_dot(sinew_sub(pb, pa), m->normal);
 		p->id = cache->id[i];
+		p->normal_impulse = p->tangent_impulse = p->max_normal_impulse = p->normal_velocity = 0.0f;
+		p->persisted = false;
 	}
-	return m;
 }
 
 static float approach_speed(const sinew_world *w, const sinew_contact *c)
@@ -250,7 +260,7 @@ static float approach_speed(const sinew_world *w, const sinew_contact *c)
 	return -sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), c->manifold.normal);
 }
 
-static void update_one(sinew_world *w, int32_t ci, float dt)
+static void update_one(sinew_world *w, int32_t ci, float dt, float reach_gravity)
 {
 	sinew_contact *c = &w->contacts[ci];
 	const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
@@ -269,7 +279,9 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 				stbds_arrput(w->sensor_end_events, e);
 		}
 	} else {
-		sinew_manifold old = c->manifold;
+		/* of last step's manifold, only its feature ids are needed (match_impulses) */
+		int old_count = c->manifold.point_count;
+		uint16_t old_id[2] = {c->manifold.points[0].id, c->manifold.points[1].id};
 		/* how far the pair can close in this step bounds the speculative search */
 		float closing = sinew_length(sinew_sub(b->v, a->v)) + sinew_absf(a->w) * a->max_extent + sinew_absf(b->w) * b->max_extent;
 		/* The position pass keeps pairs lifted apart while the velocity passes see them at their
@@ -277,7 +289,7 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 		 * manifold once its true gap passed the speculative distance, and its load vanished at
 		 * once: in capsule_pile the pass lifts pairs 2 to 5 cm (more than the 2 cm speculative
 		 * distance), and dropped points set off slides in the settled pile every few steps. */
-		float reach = w->speculative_distance + c->lift + dt * closing + sinew_length(w->gravity) * dt * dt;
+		float reach = w->speculative_distance + c->lift + dt * closing + reach_gravity;
 		float tolerance = w->recycle_tolerance;
 		/* Only between sharp polygons: their points are vertices, material points of a body. A
 		 * round feature's contact point is not (a rolling capsule's point stays at the bottom):
@@ -288,14 +300,14 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
 		 * -> 2.94e-05 m); their joints are the quality figure. */
 		bool recycle = a->joint_count == 0 && b->joint_count == 0 && sharp_polygon(&sa->geom) && sharp_polygon(&sb->geom);
 		if (recycle && c->cache.valid && reach + tolerance <= c->cache.reach && cache_motion(&c->cache, a, b) <= tolerance) {
-			c->manifold = cache_manifold(&c->cache, a->xf, b->xf);
+			cache_manifold(&c->cache, a->xf, b->xf, &c->manifold);
 		} else {
 			float padded = reach + w->recycle_padding;
 			c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, padded);
 			cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);
 		}
-		keep_reachable_points(w, &c->manifold, a, b, dt, reach, c->lift);
-		match_impulses(c, &old);
+		keep_reachable_points(w, &c->manifold, a, b, dt, reach, c->lift, reach_gravity);
+		match_impulses(c, old_id, old_count);
 		touching = c->manifold.point_count > 0;
 		if (!touching) c->lift = 0.0f; /* the position pass's lift (contact_push.c) ends with the touch */
 		if (touching != was_touching && (c->flags & SINEW_CONTACT_EVENTS)) {
@@ -324,6 +336,8 @@ static void update_one(sinew_world *w, int32_t ci, float dt)
  * pool. Sleeping contacts are not visited: their manifolds stay as they were. */
 void sinew_contacts_update(sinew_world *w, float dt)
 {
+	/* how far gravity can carry a pair together in the step, part of every reach */
+	float reach_gravity = sinew_length(w->gravity) * dt * dt;
 	sinew_index_walk walk;
 	sinew_index_set_walk_begin(&w->awake_contacts, &walk);
 	for (int32_t ci; (ci = sinew_index_set_walk_next(&w->awake_contacts, &walk)) != SINEW_NULL_INDEX;) {
@@ -333,7 +347,7 @@ void sinew_contacts_update(sinew_world *w, float dt)
 			sinew_contact_destroy(w, ci, true);
 			continue;
 		}
-		update_one(w, ci, dt);
+		update_one(w, ci, dt, reach_gravity);
 		if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING) {
 			/* touching wakes: a kinematic body or a body from another island pushing a sleeper */
 			sinew_body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];

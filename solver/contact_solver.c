@@ -54,14 +54,15 @@ void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate,
 	*impulse_scale = s.impulse_scale;
 }
 
-/* The constraint of contact ci between solver slots ia and ib at the start of the step. */
+/* The constraint of contact ci between solver slots ia and ib at the start of the step, but for
+ * its effective masses (constraint_masses: the coloured constraints get theirs eight lanes at a
+ * time, contact_wide.c). */
 static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_t ib, softness soft,
                             sinew_contact_constraint *cc)
 {
 	const sinew_contact *c = &w->contacts[ci];
 	const sinew_body *ba = &w->bodies[c->edges[0].body], *bb = &w->bodies[c->edges[1].body];
 	const sinew_solver_body *sa = &w->solver_bodies[ia], *sb = &w->solver_bodies[ib];
-	float ma = sa->inv_mass, Ia = sa->inv_inertia, mb = sb->inv_mass, Ib = sb->inv_inertia;
 	cc->body_a = ia;
 	cc->body_b = ib;
 	cc->contact = ci;
@@ -74,7 +75,7 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 	cc->bias_rate = soft.bias_rate;
 	cc->mass_scale = soft.mass_scale;
 	cc->impulse_scale = soft.impulse_scale;
-	sinew_vec2 nrm = cc->normal, tan = sinew_right_perp(nrm);
+	sinew_vec2 nrm = cc->normal;
 	sinew_vec2 offset_a = sinew_sub(ba->center, ba->xf.p), offset_b = sinew_sub(bb->center, bb->xf.p);
 	for (int j = 0; j < cc->point_count; ++j) {
 		const sinew_manifold_point *mp = &c->manifold.points[j];
@@ -83,12 +84,6 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 		cp->r_b = sinew_sub(mp->anchor_b, offset_b);
 		/* the velocity passes see the overlap the position pass has lifted away (contact_push.c) */
 		cp->base_separation = mp->separation - c->lift - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
-		float rna = sinew_cross(cp->r_a, nrm), rnb = sinew_cross(cp->r_b, nrm);
-		float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb;
-		cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-		float rta = sinew_cross(cp->r_a, tan), rtb = sinew_cross(cp->r_b, tan);
-		float kt = ma + mb + Ia * rta * rta + Ib * rtb * rtb;
-		cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
 		cp->normal_impulse = c->warm_normal[j];
 		cp->tangent_impulse = c->warm_tangent[j];
 		cp->total_normal_impulse = cp->total_tangent_impulse = 0.0f;
@@ -98,6 +93,25 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 		cp->relative_velocity = sinew_dot(nrm, dv);
 	}
 	cc->hold = ba->joint_count > 0 || bb->joint_count > 0;
+}
+
+/* The effective masses of constraint cc: of each point along the normal and the tangent, and the
+ * 2x2 normal mass matrix of a two-point manifold (contact_wide.c computes the same, eight lanes at
+ * a time, for the coloured constraints). */
+static void constraint_masses(const sinew_world *w, sinew_contact_constraint *cc)
+{
+	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
+	float ma = sa->inv_mass, Ia = sa->inv_inertia, mb = sb->inv_mass, Ib = sb->inv_inertia;
+	sinew_vec2 nrm = cc->normal, tan = sinew_right_perp(nrm);
+	for (int j = 0; j < cc->point_count; ++j) {
+		sinew_contact_point_constraint *cp = &cc->points[j];
+		float rna = sinew_cross(cp->r_a, nrm), rnb = sinew_cross(cp->r_b, nrm);
+		float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb;
+		cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+		float rta = sinew_cross(cp->r_a, tan), rtb = sinew_cross(cp->r_b, tan);
+		float kt = ma + mb + Ia * rta * rta + Ib * rtb * rtb;
+		cp->tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+	}
 	cc->block = false;
 	if (cc->point_count == 2) {
 		sinew_vec2 ra0 = cc->points[0].r_a, rb0 = cc->points[0].r_b, ra1 = cc->points[1].r_a, rb1 = cc->points[1].r_b;
@@ -147,10 +161,12 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		if (ref->slot >= 0) {
 			sinew_contacts_pack_wide(w, ref->slot, &cc);
 		} else {
+			constraint_masses(w, &cc);
 			w->constraints[-1 - ref->slot] = cc;
 		}
 		if (cc.restitution != 0.0f) stbds_arrput(w->restitution_refs, i);
 	}
+	sinew_contacts_masses_wide(w);
 }
 
 static void apply_impulse(sinew_solver_body *a, sinew_solver_body *b, sinew_vec2 ra, sinew_vec2 rb, sinew_vec2 p)

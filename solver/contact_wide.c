@@ -150,22 +150,27 @@ static inline void f4_scatter(sinew_solver_body *bodies, const int32_t *index, f
 #define KERNEL_INLINE static inline
 #endif
 
-/* One contact point of the four lanes. */
+/* Lanes of a wide constraint: eight, so the AVX kernel loads each field as one register (and
+ * uses it straight from memory); the four-lane kernels take them as two halves. */
+#define WIDE_LANES 8
+
+/* One contact point of the eight lanes. */
 typedef struct wide_point {
-	float rax[4], ray[4], rbx[4], rby[4]; /* anchors from the centres of mass */
-	float base_separation[4], normal_mass[4], tangent_mass[4];
-	float normal_impulse[4], tangent_impulse[4], max_normal_impulse[4];
-	float relative_velocity[4], total_normal_impulse[4], total_tangent_impulse[4];
+	float rax[WIDE_LANES], ray[WIDE_LANES], rbx[WIDE_LANES], rby[WIDE_LANES]; /* anchors from the centres of mass */
+	float base_separation[WIDE_LANES], normal_mass[WIDE_LANES], tangent_mass[WIDE_LANES];
+	float normal_impulse[WIDE_LANES], tangent_impulse[WIDE_LANES], max_normal_impulse[WIDE_LANES];
+	float relative_velocity[WIDE_LANES], total_normal_impulse[WIDE_LANES], total_tangent_impulse[WIDE_LANES];
 } wide_point;
 
-/* Four contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
+/* Eight contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
 typedef struct sinew_contact_wide {
-	int32_t body_a[4], body_b[4];
-	float inv_mass_a[4], inv_inertia_a[4], inv_mass_b[4], inv_inertia_b[4];
-	float nx[4], ny[4], friction[4], force_dv[4];
-	float k11[4], k12[4], k22[4];
-	float block[4]; /* 1: solve the two points together */
-	float hold[4];  /* 1: a body of the pair has joints (sinew_contact_constraint.hold) */
+	int32_t body_a[WIDE_LANES], body_b[WIDE_LANES];
+	float inv_mass_a[WIDE_LANES], inv_inertia_a[WIDE_LANES], inv_mass_b[WIDE_LANES], inv_inertia_b[WIDE_LANES];
+	float nx[WIDE_LANES], ny[WIDE_LANES], friction[WIDE_LANES], force_dv[WIDE_LANES];
+	float k11[WIDE_LANES], k12[WIDE_LANES], k22[WIDE_LANES];
+	float neg_inv_det[WIDE_LANES]; /* -1 / (k11 k22 - k12^2), once per step instead of in every pass */
+	float block[WIDE_LANES]; /* 1: solve the two points together */
+	float hold[WIDE_LANES];  /* 1: a body of the pair has joints (sinew_contact_constraint.hold) */
 	wide_point points[2];
 } sinew_contact_wide;
 
@@ -195,6 +200,7 @@ static void pad_lane(sinew_contact_wide *cw, int l)
 	cw->ny[l] = cw->friction[l] = cw->force_dv[l] = 0.0f;
 	cw->k11[l] = cw->k22[l] = 1.0f;
 	cw->k12[l] = cw->block[l] = cw->hold[l] = 0.0f;
+	cw->neg_inv_det[l] = -1.0f;
 	pad_point(&cw->points[0], l);
 	pad_point(&cw->points[1], l);
 }
@@ -238,15 +244,17 @@ void sinew_contacts_colour(sinew_world *w)
 	int total = 0;
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		w->colour_start[c] = total;
-		total += (counts[c] + 3) / 4;
+		w->colour_count[c] = counts[c];
+		total += (counts[c] + WIDE_LANES - 1) / WIDE_LANES;
 	}
 	w->colour_start[SINEW_GRAPH_COLOURS] = total;
 	stbds_arrsetlen(w->wide_constraints, total);
 	int fill[SINEW_GRAPH_COLOURS];
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-		fill[c] = w->colour_start[c] * 4;
+		fill[c] = w->colour_start[c] * WIDE_LANES;
 		/* the lanes after the colour's last constraint are padding */
-		for (int l = counts[c] & 3; l > 0 && l < 4; ++l) pad_lane(&w->wide_constraints[w->colour_start[c + 1] - 1], l);
+		for (int l = counts[c] % WIDE_LANES; l > 0 && l < WIDE_LANES; ++l)
+			pad_lane(&w->wide_constraints[w->colour_start[c + 1] - 1], l);
 	}
 	for (int i = 0; i < n; ++i) {
 		sinew_constraint_ref *ref = &w->constraint_refs[i];
@@ -254,11 +262,12 @@ void sinew_contacts_colour(sinew_world *w)
 	}
 }
 
-/* Constraint cc into lane slot. A one-point constraint's second point is a padding point. */
+/* Constraint cc into lane slot, but for its effective masses (sinew_contacts_masses_wide, after
+ * every constraint of the step is packed). A one-point constraint's second point is a padding point. */
 void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
 	cw->body_a[l] = cc->body_a;
 	cw->body_b[l] = cc->body_b;
@@ -270,11 +279,7 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 	cw->ny[l] = cc->normal.y;
 	cw->friction[l] = cc->friction;
 	cw->force_dv[l] = cc->force_dv;
-	bool two = cc->point_count == 2;
-	cw->k11[l] = two ? cc->k11 : 1.0f;
-	cw->k12[l] = two ? cc->k12 : 0.0f;
-	cw->k22[l] = two ? cc->k22 : 1.0f;
-	cw->block[l] = two && cc->block ? 1.0f : 0.0f;
+	cw->block[l] = cc->point_count == 2 ? 1.0f : 0.0f; /* two points: sinew_contacts_masses_wide decides */
 	cw->hold[l] = cc->hold ? 1.0f : 0.0f;
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
@@ -288,14 +293,55 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 		wp->rbx[l] = cp->r_b.x;
 		wp->rby[l] = cp->r_b.y;
 		wp->base_separation[l] = cp->base_separation;
-		wp->normal_mass[l] = cp->normal_mass;
-		wp->tangent_mass[l] = cp->tangent_mass;
 		wp->normal_impulse[l] = cp->normal_impulse;
 		wp->tangent_impulse[l] = cp->tangent_impulse;
 		wp->max_normal_impulse[l] = cp->max_normal_impulse;
 		wp->relative_velocity[l] = cp->relative_velocity;
 		wp->total_normal_impulse[l] = cp->total_normal_impulse;
 		wp->total_tangent_impulse[l] = cp->total_tangent_impulse;
+	}
+}
+
+/* The effective masses of every packed constraint, four lanes at a time: the operations of
+ * constraint_masses (contact_solver.c) in the same order, so the same floats, where a lane's block
+ * reads 1 for a two-point constraint (pack) and padding lanes have no mass (pad_lane). */
+void sinew_contacts_masses_wide(sinew_world *w)
+{
+	int n = (int)stbds_arrlen(w->wide_constraints);
+	f4 zero = f4_splat(0.0f), one = f4_splat(1.0f), thousand = f4_splat(1000.0f);
+	for (int k = 0; k < n; ++k) {
+		sinew_contact_wide *cw = &w->wide_constraints[k];
+		for (int o = 0; o < WIDE_LANES; o += 4) {
+			f4 ma = f4_load(cw->inv_mass_a + o), ia = f4_load(cw->inv_inertia_a + o);
+			f4 mb = f4_load(cw->inv_mass_b + o), ib = f4_load(cw->inv_inertia_b + o);
+			f4 nx = f4_load(cw->nx + o), ny = f4_load(cw->ny + o), tx = ny, ty = f4_neg(nx);
+			f4 m = f4_add(ma, mb);
+			m4 two = f4_gt(f4_load(cw->block + o), zero);
+			f4 rn_a[2], rn_b[2], kn[2];
+			for (int j = 0; j < 2; ++j) {
+				wide_point *wp = &cw->points[j];
+				f4 rax = f4_load(wp->rax + o), ray = f4_load(wp->ray + o), rbx = f4_load(wp->rbx + o), rby = f4_load(wp->rby + o);
+				rn_a[j] = f4_sub(f4_mul(rax, ny), f4_mul(ray, nx));
+				rn_b[j] = f4_sub(f4_mul(rbx, ny), f4_mul(rby, nx));
+				kn[j] = f4_add(f4_add(m, f4_mul(f4_mul(ia, rn_a[j]), rn_a[j])), f4_mul(f4_mul(ib, rn_b[j]), rn_b[j]));
+				f4 rta = f4_sub(f4_mul(rax, ty), f4_mul(ray, tx)), rtb = f4_sub(f4_mul(rbx, ty), f4_mul(rby, tx));
+				f4 kt = f4_add(f4_add(m, f4_mul(f4_mul(ia, rta), rta)), f4_mul(f4_mul(ib, rtb), rtb));
+				m4 present = j == 0 ? f4_all(true) : two; /* a one-point constraint's second point: none */
+				f4_store(wp->normal_mass + o, f4_select(f4_and(present, f4_gt(kn[j], zero)), f4_div(one, kn[j]), zero));
+				f4_store(wp->tangent_mass + o, f4_select(f4_and(present, f4_gt(kt, zero)), f4_div(one, kt), zero));
+			}
+			f4 k12 = f4_add(f4_add(m, f4_mul(f4_mul(ia, rn_a[0]), rn_a[1])), f4_mul(f4_mul(ib, rn_b[0]), rn_b[1]));
+			f4 k11 = f4_select(two, kn[0], one), k22 = f4_select(two, kn[1], one);
+			k12 = f4_select(two, k12, zero);
+			f4 det = f4_sub(f4_mul(k11, k22), f4_mul(k12, k12));
+			/* points too close together make K nearly singular: solve them one by one then */
+			m4 block = f4_and(two, f4_lt(f4_mul(k11, k11), f4_mul(thousand, det)));
+			f4_store(cw->k11 + o, k11);
+			f4_store(cw->k12 + o, k12);
+			f4_store(cw->k22 + o, k22);
+			f4_store(cw->neg_inv_det + o, f4_neg(f4_div(one, det)));
+			f4_store(cw->block + o, f4_select(block, one, zero));
+		}
 	}
 }
 
@@ -306,10 +352,11 @@ _Static_assert(offsetof(sinew_solver_body, inv_mass) == offsetof(sinew_solver_bo
 _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp) + 2 * sizeof(float),
                "dp and dq are read as four floats");
 
-/* The four-lane kernel: SSE2, or plain C. */
+/* The four-lane kernel: SSE2, or plain C; half 0 or 1 of a wide constraint. */
 #define VT f4
 #define VM m4
 #define V(op) f4_##op
+#define LANES(half) (4 * (half))
 #define K(name) name##_4
 #include "contact_wide_kernel.h"
 #undef K
@@ -325,17 +372,11 @@ _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp
 #undef VM
 #undef VT
 
-/* Eight lanes: wide constraints k and k + 1 (the next one in memory) as one. */
+/* Eight lanes: a whole wide constraint. */
 typedef __m256 f8;
 typedef __m256 m8;
-#define F8_NEXT ((int)(sizeof(sinew_contact_wide) / sizeof(float))) /* floats (and int32s) from one wide constraint to the next */
-_Static_assert(sizeof(sinew_contact_wide) % sizeof(float) == 0, "wide constraints are whole floats apart");
-static inline f8 f8_load(const float *p) { return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + F8_NEXT), 1); }
-static inline void f8_store(float *p, f8 a)
-{
-	_mm_storeu_ps(p, _mm256_castps256_ps128(a));
-	_mm_storeu_ps(p + F8_NEXT, _mm256_extractf128_ps(a, 1));
-}
+static inline f8 f8_load(const float *p) { return _mm256_loadu_ps(p); }
+static inline void f8_store(float *p, f8 a) { _mm256_storeu_ps(p, a); }
 static inline f8 f8_splat(float x) { return _mm256_set1_ps(x); }
 static inline f8 f8_add(f8 a, f8 b) { return _mm256_add_ps(a, b); }
 static inline f8 f8_sub(f8 a, f8 b) { return _mm256_sub_ps(a, b); }
@@ -364,10 +405,10 @@ KERNEL_INLINE void f8_transpose4(f8 *r0, f8 *r1, f8 *r2, f8 *r3)
 	*r2 = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
 	*r3 = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
 }
-/* bodies[index[i]]'s four floats at offset in the low half, bodies[index[i + F8_NEXT]]'s in the high */
+/* bodies[index[i]]'s four floats at offset in the low half, bodies[index[i + 4]]'s in the high */
 KERNEL_INLINE f8 f8_row(const sinew_solver_body *bodies, const int32_t *index, int i, size_t offset)
 {
-	const char *lo = (const char *)&bodies[index[i]] + offset, *hi = (const char *)&bodies[index[i + F8_NEXT]] + offset;
+	const char *lo = (const char *)&bodies[index[i]] + offset, *hi = (const char *)&bodies[index[i + 4]] + offset;
 	return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)lo)), _mm_loadu_ps((const float *)hi), 1);
 }
 KERNEL_INLINE void f8_gather(const sinew_solver_body *bodies, const int32_t *index, f8 out[8])
@@ -387,7 +428,7 @@ KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const int32_t *index, f
 	f8 rows[4] = {vx, vy, w, inv_mass};
 	for (int i = 0; i < 4; ++i) {
 		_mm_storeu_ps(&bodies[index[i]].v.x, _mm256_castps256_ps128(rows[i]));
-		_mm_storeu_ps(&bodies[index[i + F8_NEXT]].v.x, _mm256_extractf128_ps(rows[i], 1));
+		_mm_storeu_ps(&bodies[index[i + 4]].v.x, _mm256_extractf128_ps(rows[i], 1));
 	}
 }
 #define VT f8
@@ -397,27 +438,39 @@ KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const int32_t *index, f
 #include "contact_wide_kernel.h"
 #undef K
 
-/* Colour by colour, two wide constraints at a time, the odd one four lanes wide. */
+/* Colour by colour, eight lanes at a time; a colour's last wide constraint four lanes wide when
+ * its other four are padding. */
 static void warm_start_avx(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-		int k = w->colour_start[c], end = w->colour_start[c + 1];
-		for (; k + 1 < end; k += 2) warm_block_avx8(bodies, &w->wide_constraints[k], first_substep);
-		if (k < end) warm_block_avx4(bodies, &w->wide_constraints[k], first_substep);
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		int lanes = w->colour_count[c];
+		for (; lanes > 4; lanes -= WIDE_LANES) warm_block_avx8(bodies, cw++, 0, first_substep);
+		if (lanes > 0) warm_block_avx4(bodies, cw, 0, first_substep);
+	}
+}
+
+/* use_bias is a constant in each of the two calls below: a kernel for each kind of pass. */
+KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, bool use_bias)
+{
+	sinew_solver_body *bodies = w->solver_bodies;
+	pass_avx4 ps4 = make_pass_avx4(w, inv_h);
+	pass_avx8 ps8 = make_pass_avx8(w, inv_h);
+	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		int lanes = w->colour_count[c];
+		for (; lanes > 4; lanes -= WIDE_LANES) solve_block_avx8(bodies, cw++, 0, &ps8, use_bias);
+		if (lanes > 0) solve_block_avx4(bodies, cw, 0, &ps4, use_bias);
 	}
 }
 
 static void solve_avx(sinew_world *w, float inv_h, bool use_bias)
 {
-	sinew_solver_body *bodies = w->solver_bodies;
-	pass_avx4 ps4 = make_pass_avx4(w, inv_h, use_bias);
-	pass_avx8 ps8 = make_pass_avx8(w, inv_h, use_bias);
-	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-		int k = w->colour_start[c], end = w->colour_start[c + 1];
-		for (; k + 1 < end; k += 2) solve_block_avx8(bodies, &w->wide_constraints[k], &ps8);
-		if (k < end) solve_block_avx4(bodies, &w->wide_constraints[k], &ps4);
-	}
+	if (use_bias)
+		solve_colours_avx(w, inv_h, true);
+	else
+		solve_colours_avx(w, inv_h, false);
 }
 #pragma GCC pop_options
 #endif
@@ -442,8 +495,27 @@ void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
 		return;
 	}
 #endif
-	int n = (int)stbds_arrlen(w->wide_constraints);
-	for (int k = 0; k < n; ++k) warm_block_4(w->solver_bodies, &w->wide_constraints[k], first_substep);
+	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
+			warm_block_4(w->solver_bodies, cw, 0, first_substep);
+			if (lanes > 4) warm_block_4(w->solver_bodies, cw, 1, first_substep);
+		}
+	}
+}
+
+/* Each wide constraint as two halves of four lanes (the second only where it holds a constraint);
+ * use_bias a constant in each call. */
+KERNEL_INLINE void solve_colours_4(sinew_world *w, float inv_h, bool use_bias)
+{
+	pass_4 ps = make_pass_4(w, inv_h);
+	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
+		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
+			solve_block_4(w->solver_bodies, cw, 0, &ps, use_bias);
+			if (lanes > 4) solve_block_4(w->solver_bodies, cw, 1, &ps, use_bias);
+		}
+	}
 }
 
 /* One pass over the coloured constraints, colour after colour. */
@@ -457,16 +529,18 @@ void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
 		return;
 	}
 #endif
-	pass_4 ps = make_pass_4(w, inv_h, use_bias);
-	for (int k = 0; k < n; ++k) solve_block_4(w->solver_bodies, &w->wide_constraints[k], &ps);
+	if (use_bias)
+		solve_colours_4(w, inv_h, true);
+	else
+		solve_colours_4(w, inv_h, false);
 }
 
 /* Lane slot's state into cc: bodies, normal, force_dv and each point's anchors, masses, impulses
  * and speeds (what restitution and store read). */
 void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_count, sinew_contact_constraint *cc)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	cc->body_a = cw->body_a[l];
 	cc->body_b = cw->body_b[l];
 	cc->normal = sinew_v2(cw->nx[l], cw->ny[l]);
@@ -491,8 +565,8 @@ void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_coun
  * reported impulses (as sinew_contacts_store for the overflow). */
 void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact *c)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	for (int j = 0; j < c->manifold.point_count; ++j) {
 		const wide_point *wp = &cw->points[j];
 		sinew_contact_store_point(c, j, wp->normal_impulse[l], wp->tangent_impulse[l], wp->total_normal_impulse[l],
@@ -502,8 +576,8 @@ void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact
 
 void sinew_contacts_write_normal_wide(sinew_world *w, int32_t slot, int point_count, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot >> 2];
-	int l = slot & 3;
+	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
+	int l = slot % WIDE_LANES;
 	for (int j = 0; j < point_count; ++j) {
 		cw->points[j].normal_impulse[l] = cc->points[j].normal_impulse;
 		cw->points[j].max_normal_impulse[l] = cc->points[j].max_normal_impulse;

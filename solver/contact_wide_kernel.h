@@ -1,32 +1,35 @@
 /* The contact solver's lane kernel, included by contact_wide.c once per kind of lanes: four
- * (SSE2 or plain C), and where the CPU has AVX four and eight (two consecutive wide constraints of
- * one colour at once). Every instance runs the same operations in the same order, so each lane's
- * answer is the same bit for bit whichever instance solved it; the constraints of one colour share
- * no moving body, so which lanes go together does not matter either.
+ * (SSE2 or plain C: a wide constraint's eight lanes as two halves), and where the CPU has AVX four
+ * and eight (a whole wide constraint at once). Every instance runs the same operations in the same
+ * order, so each lane's answer is the same bit for bit whichever instance solved it; the
+ * constraints of one colour share no moving body, so which lanes go together does not matter
+ * either.
  * Before including: VT and VM, the lane types of floats and masks; V(op), the lane operations
  * (load and store of a wide constraint's field, gather and scatter of the bodies, arithmetic,
- * comparisons and selects); K(name), the names of this instance; KERNEL_INLINE. */
+ * comparisons and selects); K(name), the names of this instance; LANES(half), the offset of the
+ * lanes an instance spans within a field (half is always 0 for eight lanes); KERNEL_INLINE. */
 
-/* The solver state of one side's bodies: velocity, angular velocity, inverse mass (carried along so
- * a body's first four floats are written back whole), and the change of position and rotation in
- * the step. */
+/* The solver state of one side's bodies: velocity, angular velocity, and the change of position
+ * and rotation in the step. */
 typedef struct K(body) {
-	VT vx, vy, w, inv_mass, dpx, dpy, qc, qs;
+	VT vx, vy, w, dpx, dpy, qc, qs;
 } K(body);
 
 KERNEL_INLINE K(body) K(gather)(const sinew_solver_body *bodies, const int32_t *index)
 {
 	VT r[8];
 	V(gather)(bodies, index, r);
-	K(body) wb = {r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]};
+	K(body) wb = {r[0], r[1], r[2], r[4], r[5], r[6], r[7]};
 	return wb;
 }
 
 /* Lanes may share only a body that the solver never changes (the static dummy, a kinematic body),
- * so their writes agree. */
-KERNEL_INLINE void K(scatter)(sinew_solver_body *bodies, const int32_t *index, const K(body) *wb)
+ * so their writes agree. A body's first four floats are written back whole: v, w and its inverse
+ * mass, which the constraint holds too (inv_mass, the same float), so the body state does not
+ * carry it through the kernel in two more registers. */
+KERNEL_INLINE void K(scatter)(sinew_solver_body *bodies, const int32_t *index, const K(body) *wb, VT inv_mass)
 {
-	V(scatter)(bodies, index, wb->vx, wb->vy, wb->w, wb->inv_mass);
+	V(scatter)(bodies, index, wb->vx, wb->vy, wb->w, inv_mass);
 }
 
 /* Masses of one wide constraint's two sides. */
@@ -48,146 +51,170 @@ static inline void K(apply)(K(body) *a, K(body) *b, const K(mass) *m, VT rax, VT
 /* Relative velocity of B's anchor point against A's, along (ax, ay). */
 static inline VT K(relative_speed)(const K(body) *a, const K(body) *b, VT rax, VT ray, VT rbx, VT rby, VT ax, VT ay)
 {
-	VT dvx = V(sub)(V(add)(b->vx, V(mul)(V(neg)(b->w), rby)), V(add)(a->vx, V(mul)(V(neg)(a->w), ray)));
+	VT dvx = V(sub)(V(sub)(b->vx, V(mul)(b->w, rby)), V(sub)(a->vx, V(mul)(a->w, ray)));
 	VT dvy = V(sub)(V(add)(b->vy, V(mul)(b->w, rbx)), V(add)(a->vy, V(mul)(a->w, rax)));
 	return V(add)(V(mul)(dvx, ax), V(mul)(dvy, ay));
 }
 
-static inline K(mass) K(load_mass)(const sinew_contact_wide *cw)
+static inline K(mass) K(load_mass)(const sinew_contact_wide *cw, int half)
 {
-	K(mass) m = {V(load)(cw->inv_mass_a), V(load)(cw->inv_inertia_a), V(load)(cw->inv_mass_b),
-	               V(load)(cw->inv_inertia_b)};
+	K(mass) m = {V(load)(LANES(half) + cw->inv_mass_a), V(load)(LANES(half) + cw->inv_inertia_a), V(load)(LANES(half) + cw->inv_mass_b),
+	               V(load)(LANES(half) + cw->inv_inertia_b)};
 	return m;
 }
 
 /* Warm start of one wide constraint (of the lanes this instance spans). */
-static inline void K(warm_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, bool first_substep)
+static inline void K(warm_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int half, bool first_substep)
 {
-	K(body) a = K(gather)(bodies, cw->body_a), b = K(gather)(bodies, cw->body_b);
-	K(mass) m = K(load_mass)(cw);
-	VT nx = V(load)(cw->nx), ny = V(load)(cw->ny), tx = ny, ty = V(neg)(nx);
+	K(body) a = K(gather)(bodies, LANES(half) + cw->body_a), b = K(gather)(bodies, LANES(half) + cw->body_b);
+	K(mass) m = K(load_mass)(cw, half);
+	VT nx = V(load)(LANES(half) + cw->nx), ny = V(load)(LANES(half) + cw->ny), tx = ny, ty = V(neg)(nx);
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
-		VT ni = V(load)(wp->normal_impulse), ti = V(load)(wp->tangent_impulse);
+		VT ni = V(load)(LANES(half) + wp->normal_impulse), ti = V(load)(LANES(half) + wp->tangent_impulse);
 		if (!first_substep) {
-			V(store)(wp->total_normal_impulse, V(add)(V(load)(wp->total_normal_impulse), ni));
-			V(store)(wp->total_tangent_impulse, V(add)(V(load)(wp->total_tangent_impulse), ti));
+			V(store)(LANES(half) + wp->total_normal_impulse, V(add)(V(load)(LANES(half) + wp->total_normal_impulse), ni));
+			V(store)(LANES(half) + wp->total_tangent_impulse, V(add)(V(load)(LANES(half) + wp->total_tangent_impulse), ti));
 		}
 		VT px = V(add)(V(mul)(ni, nx), V(mul)(ti, tx)), py = V(add)(V(mul)(ni, ny), V(mul)(ti, ty));
-		K(apply)(&a, &b, &m, V(load)(wp->rax), V(load)(wp->ray), V(load)(wp->rbx), V(load)(wp->rby), px, py);
+		K(apply)(&a, &b, &m, V(load)(LANES(half) + wp->rax), V(load)(LANES(half) + wp->ray), V(load)(LANES(half) + wp->rbx), V(load)(LANES(half) + wp->rby), px, py);
 	}
-	K(scatter)(bodies, cw->body_a, &a);
-	K(scatter)(bodies, cw->body_b, &b);
+	K(scatter)(bodies, LANES(half) + cw->body_a, &a, m.ma);
+	K(scatter)(bodies, LANES(half) + cw->body_b, &b, m.mb);
 }
 
 /* The separation of point wp now, from the bodies' position and rotation change in the step. */
-static inline VT K(separation)(const K(body) *a, const K(body) *b, const wide_point *wp, VT nx, VT ny)
+static inline VT K(separation)(const K(body) *a, const K(body) *b, const wide_point *wp, int half, VT nx, VT ny)
 {
-	VT rax = V(load)(wp->rax), ray = V(load)(wp->ray), rbx = V(load)(wp->rbx), rby = V(load)(wp->rby);
+	VT rax = V(load)(LANES(half) + wp->rax), ray = V(load)(LANES(half) + wp->ray), rbx = V(load)(LANES(half) + wp->rbx), rby = V(load)(LANES(half) + wp->rby);
 	VT dax = V(add)(a->dpx, V(sub)(V(mul)(a->qc, rax), V(mul)(a->qs, ray)));
 	VT day = V(add)(a->dpy, V(add)(V(mul)(a->qs, rax), V(mul)(a->qc, ray)));
 	VT dbx = V(add)(b->dpx, V(sub)(V(mul)(b->qc, rbx), V(mul)(b->qs, rby)));
 	VT dby = V(add)(b->dpy, V(add)(V(mul)(b->qs, rbx), V(mul)(b->qc, rby)));
 	VT d = V(add)(V(mul)(V(sub)(dbx, dax), nx), V(mul)(V(sub)(dby, day), ny));
-	return V(add)(V(load)(wp->base_separation), d);
+	return V(add)(V(load)(LANES(half) + wp->base_separation), d);
 }
 
-/* The settings of one solve pass, as four-lane constants. */
+/* The settings of one solve pass, as lane constants. Whether the pass is the biased one or a relax
+ * pass is not among them: it is a constant of each instance of the kernel (use_bias below), so
+ * neither pass computes the other's terms and selects them away. */
 typedef struct K(pass) {
 	VT inv_h, push, bias_rate, mass_scale, impulse_scale, zero, one, half;
-	VM use_bias, relax;
 } K(pass);
+
+/* The accumulated impulse of point j solved alone, before the clamp: a - normal_mass (ms (v + bias))
+ * - is a, where the soft terms apply only in the biased pass (seq_soft: the point overlaps).
+ * Without them the factors are 1 and 0, which change nothing bit for bit, so the relax pass leaves
+ * them out (and a + (-x) is a - x). */
+KERNEL_INLINE VT K(point_total)(const K(pass) *ps, bool use_bias, VM seq_soft, VT normal_mass, VT v, VT bias, VT a)
+{
+	if (!use_bias) return V(sub)(a, V(mul)(normal_mass, V(add)(v, bias)));
+	VT ms = V(select)(seq_soft, ps->mass_scale, ps->one), is = V(select)(seq_soft, ps->impulse_scale, ps->zero);
+	return V(add)(a, V(sub)(V(mul)(V(mul)(V(neg)(normal_mass), ms), V(add)(v, bias)), V(mul)(is, a)));
+}
 
 /* The normal impulses of one wide constraint: block solve where it applies, else point by point.
  * A long kernel on purpose: it is the solver's inner loop, and every branch of the scalar code
- * (contact_solver.c: sinew_contacts_solve and solve_block) is a pair of results and a select. */
-KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, K(body) *a, K(body) *b, const K(mass) *m, const K(pass) *ps,
-                                VT nx, VT ny)
+ * (contact_solver.c: sinew_contacts_solve and solve_block) is a pair of results and a select.
+ * use_bias is a constant where the kernel is inlined: true in the biased pass, false in relax. */
+KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a, K(body) *b, const K(mass) *m,
+                                   const K(pass) *ps, bool use_bias, VT nx, VT ny)
 {
 	wide_point *p0 = &cw->points[0], *p1 = &cw->points[1];
 	VT bias[2], vn[2];
 	VM block_soft[2], seq_soft[2];
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
-		VT s = K(separation)(a, b, wp, nx, ny);
+		VT s = K(separation)(a, b, wp, half, nx, ny);
 		VM speculative = V(gt)(s, ps->zero);
-		VT soft_bias = V(select)(ps->use_bias, V(max)(V(mul)(ps->bias_rate, s), V(neg)(ps->push)), ps->zero);
-		/* relax, jointed pair: a speculative point that is already pushing may not approach */
-		VM pushing = V(and)(V(gt)(V(load)(cw->hold), ps->zero), V(gt)(V(load)(wp->normal_impulse), ps->zero));
-		VM hold = V(and)(ps->relax, pushing);
-		bias[j] = V(select)(speculative, V(select)(hold, ps->zero, V(mul)(s, ps->inv_h)), soft_bias);
-		block_soft[j] = V(and)(ps->use_bias, V(le)(s, ps->zero));
-		seq_soft[j] = V(and)(ps->use_bias, V(le)(bias[j], ps->zero));
-		vn[j] = K(relative_speed)(a, b, V(load)(wp->rax), V(load)(wp->ray), V(load)(wp->rbx), V(load)(wp->rby), nx, ny);
-		/* speed at impact (true velocity: the solver's lags half a substep of forces) */
-		VM capture = V(and)(ps->use_bias, V(eq)(V(load)(wp->max_normal_impulse), ps->zero));
-		VT rv = V(add)(vn[j], V(mul)(ps->half, V(load)(cw->force_dv)));
-		V(store)(wp->relative_velocity, V(select)(capture, rv, V(load)(wp->relative_velocity)));
+		VT gap_bias = V(mul)(s, ps->inv_h);
+		vn[j] = K(relative_speed)(a, b, V(load)(LANES(half) + wp->rax), V(load)(LANES(half) + wp->ray), V(load)(LANES(half) + wp->rbx), V(load)(LANES(half) + wp->rby), nx, ny);
+		if (use_bias) {
+			VT soft_bias = V(max)(V(mul)(ps->bias_rate, s), V(neg)(ps->push));
+			bias[j] = V(select)(speculative, gap_bias, soft_bias);
+			block_soft[j] = V(le)(s, ps->zero);
+			seq_soft[j] = V(le)(bias[j], ps->zero);
+			/* speed at impact (true velocity: the solver's lags half a substep of forces) */
+			VM capture = V(eq)(V(load)(LANES(half) + wp->max_normal_impulse), ps->zero);
+			VT rv = V(add)(vn[j], V(mul)(ps->half, V(load)(LANES(half) + cw->force_dv)));
+			V(store)(LANES(half) + wp->relative_velocity, V(select)(capture, rv, V(load)(LANES(half) + wp->relative_velocity)));
+		} else {
+			/* relax, jointed pair: a speculative point that is already pushing may not approach */
+			VM pushing = V(and)(V(gt)(V(load)(LANES(half) + cw->hold), ps->zero), V(gt)(V(load)(LANES(half) + wp->normal_impulse), ps->zero));
+			bias[j] = V(select)(speculative, V(select)(pushing, ps->zero, gap_bias), ps->zero);
+			block_soft[j] = seq_soft[j] = V(all)(false);
+		}
 	}
 	/* the block: both points soft or both rigid, and one of the four cases fits */
-	VT a0 = V(load)(p0->normal_impulse), a1 = V(load)(p1->normal_impulse);
-	VT k11 = V(load)(cw->k11), k12 = V(load)(cw->k12), k22 = V(load)(cw->k22);
-	VM same = V(same)(block_soft[0], block_soft[1]);
-	VT ms = V(select)(block_soft[0], ps->mass_scale, ps->one), is = V(select)(block_soft[0], ps->impulse_scale, ps->zero);
-	VT keep = V(sub)(ps->one, is);
-	VT q0 = V(sub)(V(mul)(ms, V(add)(vn[0], bias[0])), V(mul)(keep, V(add)(V(mul)(k11, a0), V(mul)(k12, a1))));
-	VT q1 = V(sub)(V(mul)(ms, V(add)(vn[1], bias[1])), V(mul)(keep, V(add)(V(mul)(k12, a0), V(mul)(k22, a1))));
-	VT inv_det = V(div)(ps->one, V(sub)(V(mul)(k11, k22), V(mul)(k12, k12)));
-	VT x0 = V(mul)(V(neg)(inv_det), V(sub)(V(mul)(k22, q0), V(mul)(k12, q1)));
-	VT x1 = V(mul)(V(neg)(inv_det), V(sub)(V(mul)(k11, q1), V(mul)(k12, q0)));
+	VT a0 = V(load)(LANES(half) + p0->normal_impulse), a1 = V(load)(LANES(half) + p1->normal_impulse);
+	VT k11 = V(load)(LANES(half) + cw->k11), k12 = V(load)(LANES(half) + cw->k12), k22 = V(load)(LANES(half) + cw->k22);
+	VM same = V(all)(true);
+	VT q0 = V(sub)(V(add)(vn[0], bias[0]), V(add)(V(mul)(k11, a0), V(mul)(k12, a1)));
+	VT q1 = V(sub)(V(add)(vn[1], bias[1]), V(add)(V(mul)(k12, a0), V(mul)(k22, a1)));
+	if (use_bias) {
+		same = V(same)(block_soft[0], block_soft[1]);
+		VT ms = V(select)(block_soft[0], ps->mass_scale, ps->one);
+		VT is = V(select)(block_soft[0], ps->impulse_scale, ps->zero);
+		VT keep = V(sub)(ps->one, is);
+		q0 = V(sub)(V(mul)(ms, V(add)(vn[0], bias[0])), V(mul)(keep, V(add)(V(mul)(k11, a0), V(mul)(k12, a1))));
+		q1 = V(sub)(V(mul)(ms, V(add)(vn[1], bias[1])), V(mul)(keep, V(add)(V(mul)(k12, a0), V(mul)(k22, a1))));
+	}
+	VT neg_inv_det = V(load)(LANES(half) + cw->neg_inv_det);
+	VT x0 = V(mul)(neg_inv_det, V(sub)(V(mul)(k22, q0), V(mul)(k12, q1)));
+	VT x1 = V(mul)(neg_inv_det, V(sub)(V(mul)(k11, q1), V(mul)(k12, q0)));
 	VM ok1 = V(and)(V(ge)(x0, ps->zero), V(ge)(x1, ps->zero));
 	VT y0 = V(div)(V(neg)(q0), k11);
 	VM ok2 = V(and)(V(ge)(y0, ps->zero), V(ge)(V(add)(V(mul)(k12, y0), q1), ps->zero));
 	VT z1 = V(div)(V(neg)(q1), k22);
 	VM ok3 = V(and)(V(ge)(z1, ps->zero), V(ge)(V(add)(V(mul)(k12, z1), q0), ps->zero));
 	VM ok4 = V(and)(V(ge)(q0, ps->zero), V(ge)(q1, ps->zero));
-	VM use_block = V(and)(V(and)(V(gt)(V(load)(cw->block), ps->zero), same), V(or)(V(or)(ok1, ok2), V(or)(ok3, ok4)));
+	VM block = V(gt)(V(load)(LANES(half) + cw->block), ps->zero);
+	if (use_bias) block = V(and)(block, same);
+	VM use_block = V(and)(block, V(or)(V(or)(ok1, ok2), V(or)(ok3, ok4)));
 	VT bx0 = V(select)(ok1, x0, V(select)(ok2, y0, ps->zero));
 	VT bx1 = V(select)(ok1, x1, V(select)(ok2, ps->zero, V(select)(ok3, z1, ps->zero)));
 	/* point 0, one by one where the block does not apply */
-	VT m0 = V(select)(seq_soft[0], ps->mass_scale, ps->one), i0 = V(select)(seq_soft[0], ps->impulse_scale, ps->zero);
-	VT nm0 = V(load)(p0->normal_mass);
-	VT imp0 = V(sub)(V(mul)(V(mul)(V(neg)(nm0), m0), V(add)(vn[0], bias[0])), V(mul)(i0, a0));
-	VT n0 = V(select)(use_block, bx0, V(max)(V(add)(a0, imp0), ps->zero));
+	VT t0 = K(point_total)(ps, use_bias, seq_soft[0], V(load)(LANES(half) + p0->normal_mass), vn[0], bias[0], a0);
+	VT n0 = V(select)(use_block, bx0, V(max)(t0, ps->zero));
 	VT d0 = V(sub)(n0, a0);
-	VT rax0 = V(load)(p0->rax), ray0 = V(load)(p0->ray), rbx0 = V(load)(p0->rbx), rby0 = V(load)(p0->rby);
-	V(store)(p0->normal_impulse, n0);
-	V(store)(p0->max_normal_impulse, V(max)(V(load)(p0->max_normal_impulse), d0));
+	VT rax0 = V(load)(LANES(half) + p0->rax), ray0 = V(load)(LANES(half) + p0->ray), rbx0 = V(load)(LANES(half) + p0->rbx), rby0 = V(load)(LANES(half) + p0->rby);
+	V(store)(LANES(half) + p0->normal_impulse, n0);
+	V(store)(LANES(half) + p0->max_normal_impulse, V(max)(V(load)(LANES(half) + p0->max_normal_impulse), d0));
 	K(apply)(a, b, m, rax0, ray0, rbx0, rby0, V(mul)(d0, nx), V(mul)(d0, ny));
 	/* point 1 after point 0's impulse */
-	VT rax1 = V(load)(p1->rax), ray1 = V(load)(p1->ray), rbx1 = V(load)(p1->rbx), rby1 = V(load)(p1->rby);
+	VT rax1 = V(load)(LANES(half) + p1->rax), ray1 = V(load)(LANES(half) + p1->ray), rbx1 = V(load)(LANES(half) + p1->rbx), rby1 = V(load)(LANES(half) + p1->rby);
 	VT v1 = K(relative_speed)(a, b, rax1, ray1, rbx1, rby1, nx, ny);
-	VT m1 = V(select)(seq_soft[1], ps->mass_scale, ps->one), i1 = V(select)(seq_soft[1], ps->impulse_scale, ps->zero);
-	VT nm1 = V(load)(p1->normal_mass);
-	VT imp1 = V(sub)(V(mul)(V(mul)(V(neg)(nm1), m1), V(add)(v1, bias[1])), V(mul)(i1, a1));
-	VT n1 = V(select)(use_block, bx1, V(max)(V(add)(a1, imp1), ps->zero));
+	VT t1 = K(point_total)(ps, use_bias, seq_soft[1], V(load)(LANES(half) + p1->normal_mass), v1, bias[1], a1);
+	VT n1 = V(select)(use_block, bx1, V(max)(t1, ps->zero));
 	VT d1 = V(sub)(n1, a1);
-	V(store)(p1->normal_impulse, n1);
-	V(store)(p1->max_normal_impulse, V(max)(V(load)(p1->max_normal_impulse), d1));
+	V(store)(LANES(half) + p1->normal_impulse, n1);
+	V(store)(LANES(half) + p1->max_normal_impulse, V(max)(V(load)(LANES(half) + p1->max_normal_impulse), d1));
 	K(apply)(a, b, m, rax1, ray1, rbx1, rby1, V(mul)(d1, nx), V(mul)(d1, ny));
 }
 
 /* Coulomb friction of both points, one after the other. */
-KERNEL_INLINE void K(solve_friction)(sinew_contact_wide *cw, K(body) *a, K(body) *b, const K(mass) *m, VT tx, VT ty)
+KERNEL_INLINE void K(solve_friction)(sinew_contact_wide *cw, int half, K(body) *a, K(body) *b, const K(mass) *m, VT tx,
+                                     VT ty)
 {
-	VT friction = V(load)(cw->friction);
+	VT friction = V(load)(LANES(half) + cw->friction);
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
-		VT rax = V(load)(wp->rax), ray = V(load)(wp->ray), rbx = V(load)(wp->rbx), rby = V(load)(wp->rby);
+		VT rax = V(load)(LANES(half) + wp->rax), ray = V(load)(LANES(half) + wp->ray), rbx = V(load)(LANES(half) + wp->rbx), rby = V(load)(LANES(half) + wp->rby);
 		VT vt = K(relative_speed)(a, b, rax, ray, rbx, rby, tx, ty);
-		VT impulse = V(mul)(V(neg)(V(load)(wp->tangent_mass)), vt);
-		VT limit = V(mul)(friction, V(load)(wp->normal_impulse));
-		VT old = V(load)(wp->tangent_impulse), total = V(add)(old, impulse);
+		VT limit = V(mul)(friction, V(load)(LANES(half) + wp->normal_impulse));
+		/* old + (-tangent_mass vt), written as the subtraction it is bit for bit */
+		VT old = V(load)(LANES(half) + wp->tangent_impulse);
+		VT total = V(sub)(old, V(mul)(V(load)(LANES(half) + wp->tangent_mass), vt));
 		VT low = V(neg)(limit);
 		total = V(select)(V(lt)(total, low), low, V(select)(V(gt)(total, limit), limit, total));
 		VT d = V(sub)(total, old);
-		V(store)(wp->tangent_impulse, total);
+		V(store)(LANES(half) + wp->tangent_impulse, total);
 		K(apply)(a, b, m, rax, ray, rbx, rby, V(mul)(d, tx), V(mul)(d, ty));
 	}
 }
 
 /* The pass's settings as lane constants. */
-static inline K(pass) K(make_pass)(const sinew_world *w, float inv_h, bool use_bias)
+static inline K(pass) K(make_pass)(const sinew_world *w, float inv_h)
 {
 	K(pass) ps;
 	ps.inv_h = V(splat)(inv_h);
@@ -198,19 +225,18 @@ static inline K(pass) K(make_pass)(const sinew_world *w, float inv_h, bool use_b
 	ps.zero = V(splat)(0.0f);
 	ps.one = V(splat)(1.0f);
 	ps.half = V(splat)(0.5f);
-	ps.use_bias = V(all)(use_bias);
-	ps.relax = V(all)(!use_bias);
 	return ps;
 }
 
-/* One solve of one wide constraint (of the lanes this instance spans). */
-static inline void K(solve_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, const K(pass) *ps)
+/* One solve of one wide constraint (of the lanes this instance spans); use_bias a constant where inlined. */
+KERNEL_INLINE void K(solve_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int half, const K(pass) *ps,
+                                  bool use_bias)
 {
-	K(body) a = K(gather)(bodies, cw->body_a), b = K(gather)(bodies, cw->body_b);
-	K(mass) m = K(load_mass)(cw);
-	VT nx = V(load)(cw->nx), ny = V(load)(cw->ny);
-	K(solve_normal)(cw, &a, &b, &m, ps, nx, ny);
-	K(solve_friction)(cw, &a, &b, &m, ny, V(neg)(nx));
-	K(scatter)(bodies, cw->body_a, &a);
-	K(scatter)(bodies, cw->body_b, &b);
+	K(body) a = K(gather)(bodies, LANES(half) + cw->body_a), b = K(gather)(bodies, LANES(half) + cw->body_b);
+	K(mass) m = K(load_mass)(cw, half);
+	VT nx = V(load)(LANES(half) + cw->nx), ny = V(load)(LANES(half) + cw->ny);
+	K(solve_normal)(cw, half, &a, &b, &m, ps, use_bias, nx, ny);
+	K(solve_friction)(cw, half, &a, &b, &m, ny, V(neg)(nx));
+	K(scatter)(bodies, LANES(half) + cw->body_a, &a, m.ma);
+	K(scatter)(bodies, LANES(half) + cw->body_b, &b, m.mb);
 }

@@ -1,10 +1,11 @@
-/* Islands and sleep. Before the solve, a depth-first search from every awake dynamic body over
- * touching contacts and joints wakes whatever it reaches (static and kinematic bodies do not join islands,
- * so a pile on the ground is its own island). After the solve, a body that stayed slower than
- * its sleep threshold accumulates sleep time; an island whose every body has rested for
- * SINEW_TIME_TO_SLEEP falls asleep as a whole. An island touching a moving kinematic body never
- * sleeps. Islands are rebuilt every step from the contact graph, so there is no island state to
- * keep consistent when bodies, shapes or contacts come and go. */
+/* Islands and sleep. Before the solve, the awake dynamic bodies are joined into islands over
+ * touching contacts and joints, and whatever sleeping body they reach is woken with its island
+ * (static and kinematic bodies do not join islands, so a pile on the ground is its own island).
+ * After the solve, a body that stayed slower than its sleep threshold accumulates sleep time; an
+ * island whose every body has rested for SINEW_TIME_TO_SLEEP falls asleep as a whole. An island
+ * touching a moving kinematic body never sleeps. Islands are found anew every step from the
+ * contact graph, so there is no island state to keep consistent when bodies, shapes or contacts
+ * come and go. */
 #include "joint.h"
 
 /* island_bodies holds the bodies of each island one after another; each island ends with a
@@ -62,14 +63,15 @@ static int walk_island(sinew_world *w, int32_t seed, int32_t mark, bool record)
 	return flags;
 }
 
-void sinew_islands_wake_connected(sinew_world *w)
+/* The islands by depth-first search from every awake dynamic body, waking what they reach: the
+ * way when a sleeping body is joined to an awake one (its whole island has to wake). */
+static void wake_connected_by_walk(sinew_world *w)
 {
 	stbds_arrsetlen(w->island_bodies, 0);
 	int32_t mark = w->step_index;
 	int islands = 0;
 	/* seeds in body index order, from the awake set: the sleeping bodies cost nothing */
 	sinew_index_set *set = &w->awake_set;
-	sinew_index_set_flush(set);
 	int n = (int)stbds_arrlen(set->items);
 	for (int k = 0; k < n; ++k) {
 		int32_t i = set->items[k];
@@ -85,6 +87,162 @@ void sinew_islands_wake_connected(sinew_world *w)
 		if (w->island_bodies[i] >= 0 && !w->bodies[w->island_bodies[i]].awake)
 			sinew_body_set_awake_flag(w, &w->bodies[w->island_bodies[i]], true);
 	w->island_count = islands;
+}
+
+/* Union-find over the awake dynamic bodies (parent[i] >= 0). The root of a set is its smallest
+ * index (a parent is never above its child), so an island's bodies can be listed in one pass. */
+static int32_t find_root(int32_t *parent, int32_t i)
+{
+	while (parent[i] != i) {
+		parent[i] = parent[parent[i]]; /* path halving */
+		i = parent[i];
+	}
+	return i;
+}
+
+/* Body ia (awake, dynamic) is linked to body ib by a touching contact or a joint. Returns false
+ * when ib is a sleeping body: its island has to wake, which the walk does. */
+static bool link_bodies(sinew_world *w, int32_t ia, int32_t ib)
+{
+	int32_t *parent = w->island_parent;
+	if (parent[ib] >= 0) {
+		int32_t ra = find_root(parent, ia), rb = find_root(parent, ib);
+		if (ra < rb) parent[rb] = ra;
+		else if (rb < ra) parent[ra] = rb;
+		return true;
+	}
+	const sinew_body *o = &w->bodies[ib];
+	if (o->type != SINEW_DYNAMIC_BODY) {
+		if (kinematic_is_moving(o)) w->island_keep[ia] = ISLAND_END_KEEP_AWAKE;
+		return true;
+	}
+	return !o->enabled; /* a dynamic body outside the awake set that is enabled sleeps */
+}
+
+/* Every touching contact and every joint of the awake dynamic bodies, each linking its bodies.
+ * False when one reaches a sleeping body. */
+static bool link_islands(sinew_world *w)
+{
+	const int32_t *parent = w->island_parent;
+	sinew_index_set *contacts = &w->awake_contacts;
+	sinew_index_set_flush(contacts);
+	int nc = (int)stbds_arrlen(contacts->items);
+	for (int k = 0; k < nc; ++k) {
+		const sinew_contact *c = &w->contacts[contacts->items[k]];
+		if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
+		int32_t ia = c->edges[0].body, ib = c->edges[1].body;
+		if (parent[ia] < 0) { /* the contact is awake, so one of its bodies is */
+			int32_t t = ia;
+			ia = ib;
+			ib = t;
+		}
+		if (parent[ia] >= 0 && !link_bodies(w, ia, ib)) return false;
+	}
+	sinew_index_set *set = &w->awake_set;
+	int n = (int)stbds_arrlen(set->items);
+	for (int k = 0; k < n; ++k) {
+		int32_t bi = set->items[k];
+		if (parent[bi] < 0) continue;
+		for (int32_t ji = w->bodies[bi].joint_list; ji != SINEW_NULL_INDEX;) {
+			const sinew_joint *j = &w->joints[ji];
+			int e = sinew_joint_edge_of(j, bi);
+			ji = j->edges[e].next;
+			int32_t oi = j->edges[e ^ 1].body;
+			if (!j->enabled || j->broken || oi == SINEW_NULL_INDEX) continue;
+			if (!link_bodies(w, bi, oi)) return false;
+		}
+	}
+	return true;
+}
+
+/* The islands into island_bodies, each island's bodies in index order, the islands in the order
+ * of their smallest index (as the walk seeds them), and every parent back to -1. */
+static void list_islands(sinew_world *w)
+{
+	int32_t *parent = w->island_parent;
+	sinew_index_set *set = &w->awake_set;
+	int n = (int)stbds_arrlen(set->items);
+	/* each body's island: a root gets the code -(2 + island), a body below it its root */
+	int islands = 0;
+	stbds_arrsetlen(w->island_stack, 0); /* each island's size, then where its next body goes */
+	stbds_arrsetlen(w->island_flags, 0);
+	for (int k = 0; k < n; ++k) {
+		int32_t i = set->items[k];
+		int32_t p = parent[i];
+		if (p < 0) continue;
+		int island;
+		if (p == i) {
+			island = islands++;
+			parent[i] = -(2 + island);
+			stbds_arrput(w->island_stack, 0);
+			stbds_arrput(w->island_flags, 0);
+		} else {
+			int32_t q = parent[p]; /* p is below i, so done: a root's code or a root */
+			int32_t root = q < 0 ? p : q;
+			parent[i] = root;
+			island = -2 - parent[root];
+		}
+		w->island_stack[island] += 1;
+		w->island_flags[island] |= w->island_keep[i];
+	}
+	int total = 0;
+	for (int k = 0; k < islands; ++k) {
+		int size = w->island_stack[k];
+		w->island_stack[k] = total;
+		total += size + 1;
+		stbds_arrsetlen(w->island_bodies, total);
+		w->island_bodies[total - 1] = -(1 + w->island_flags[k]);
+	}
+	stbds_arrsetlen(w->island_bodies, total);
+	for (int k = 0; k < n; ++k) {
+		int32_t i = set->items[k];
+		int32_t p = parent[i];
+		if (p == -1) continue;
+		int island = p < 0 ? -2 - p : -2 - parent[p];
+		w->island_bodies[w->island_stack[island]++] = i;
+	}
+	for (int k = 0; k < n; ++k) { /* as between steps */
+		int32_t i = set->items[k];
+		parent[i] = -1;
+		w->island_keep[i] = 0;
+	}
+	w->island_count = islands;
+}
+/* Islands are the sets of awake dynamic bodies linked by touching contacts and joints: found by
+ * union-find over the awake contacts (a pass over a compact list) rather than a walk of each body's
+ * contact list (a pointer chase through the contact pool). Where a link reaches a sleeping body, the
+ * walk takes over for the step. */
+void sinew_islands_wake_connected(sinew_world *w)
+{
+	sinew_index_set *set = &w->awake_set;
+	sinew_index_set_flush(set);
+	size_t pool = (size_t)stbds_arrlen(w->bodies), had = (size_t)stbds_arrlen(w->island_parent);
+	if (had < pool) { /* grows with the body pool, once */
+		stbds_arrsetlen(w->island_parent, pool);
+		stbds_arrsetlen(w->island_keep, pool);
+		for (size_t i = had; i < pool; ++i) {
+			w->island_parent[i] = -1;
+			w->island_keep[i] = 0;
+		}
+	}
+	int n = (int)stbds_arrlen(set->items);
+	for (int k = 0; k < n; ++k) {
+		int32_t i = set->items[k];
+		const sinew_body *b = &w->bodies[i];
+		if (b->type != SINEW_DYNAMIC_BODY) continue;
+		w->island_parent[i] = i;
+		w->island_keep[i] = b->can_sleep ? 0 : ISLAND_END_KEEP_AWAKE;
+	}
+	if (link_islands(w)) {
+		list_islands(w);
+		return;
+	}
+	for (int k = 0; k < n; ++k) {
+		int32_t i = set->items[k];
+		w->island_parent[i] = -1;
+		w->island_keep[i] = 0;
+	}
+	wake_connected_by_walk(w);
 }
 
 static bool body_is_resting(const sinew_world *w, const sinew_body *b)

@@ -65,11 +65,6 @@ static int collect_loop_rows(const sinew_world *w, int32_t **rows)
 	return count;
 }
 
-bool sinew_joint_loops_many(const sinew_world *w)
-{
-	return collect_loop_rows(w, NULL) > SINEW_MAX_LOOP_ROWS;
-}
-
 void sinew_joint_loops_find(sinew_world *w)
 {
 	int before = (int)stbds_arrlen(w->loop_rows);

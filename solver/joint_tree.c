@@ -168,16 +168,13 @@ static int32_t fixed_joint_slot(const sinew_world *w, const sinew_joint *j, int3
 	return da == db ? 0 : da ? sa : sb;
 }
 
-/* The trees of the world's joints. Trees that hang from the fixed world are rooted at that joint:
- * every joint node then has a body below it, so no pivot is the bare regularisation. A tree grows
- * from its root through every body it reaches (tree_per_fixed_joint false), so a second joint to
- * something fixed closes a loop through the ground; or every body held by something fixed roots a
- * tree of its own (at the first such joint), and each dynamic body joins the tree of the nearest
- * root (labelled breadth first from all of them at once, a root's label -2 - its slot), so that what
- * hangs from each fixed joint is carried by exact tree rows and the loop rows between trees only
- * share it out (see sinew_joint_tree_build). Free-floating trees (a ragdoll in the air) are rooted
- * at a body. */
-static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
+/* The trees of the world's joints. Every body held by something fixed (the world, a static or
+ * kinematic body) roots a tree of its own, at the first such joint, and each other dynamic body joins
+ * the tree of the nearest root (labelled breadth first from all of them at once, a root's label -2 -
+ * its slot), so that what hangs from each fixed joint is carried by exact tree rows and the loop rows
+ * between trees only share it out (see sinew_joint_tree_build). Free-floating trees (a ragdoll in
+ * the air) are rooted at a body. */
+static void grow_trees(sinew_world *w)
 {
 	stbds_arrsetlen(w->tree_nodes, 0);
 	int slots = (int)stbds_arrlen(w->solver_bodies);
@@ -185,7 +182,7 @@ static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
 	for (int s = 0; s < slots; ++s) w->tree_body_node[s] = -1;
 	int n = (int)stbds_arrlen(w->active_joints);
 	stbds_arrsetlen(w->island_stack, 0);
-	for (int i = 0; i < n && tree_per_fixed_joint; ++i) {
+	for (int i = 0; i < n; ++i) {
 		int32_t rows[3];
 		int k;
 		int32_t slot = fixed_joint_slot(w, &w->joints[w->active_joints[i]], rows, &k);
@@ -198,7 +195,7 @@ static void grow_trees(sinew_world *w, bool tree_per_fixed_joint)
 		int32_t ji = w->active_joints[i], rows[3];
 		int k;
 		int32_t slot = fixed_joint_slot(w, &w->joints[ji], rows, &k);
-		int32_t label = tree_per_fixed_joint ? -2 - slot : -1;
+		int32_t label = -2 - slot;
 		if (slot == 0 || w->tree_body_node[slot] != label) continue;
 		add_joint_node(w, &w->joints[ji], ji, -1, rows, k);
 		w->tree_body_node[slot] = add_node(w, w->joints[ji].tree_node, slot, true);
@@ -248,32 +245,22 @@ static void mark_presolve(sinew_world *w)
 	}
 }
 
-/* Trees grown from one fixed joint each when the loops are few (their loop solve is exact, whatever
- * the trees); when they are many (solved by conjugate gradients, joint_loops.c) the trees are grown
- * again with a tree per fixed joint. On joint_grid (seven static pins and two fixed neighbours) the
- * tree grown from the first of them left the other eight as loops through the ground carrying most
- * of the grid's weight, and the conjugate gradients' error gathered there: 2.6 mm at 24 products a
- * substep, against 2.0 mm at 16 with a tree per fixed joint (docs/joints.md, "Loops"). Not for few
- * loops: the taut bridge of tests/test_joint_loops.c, grown from both of its pins, tore by 2.1 m,
- * because the loop at its middle pin gets no geometric stiffness (geometric_stiffness covers tree
- * joints only; docs/joints.md, "Known limits"). */
+/* A tree per fixed joint, whatever the number of loops. With many loops (solved by conjugate
+ * gradients, joint_loops.c) a tree grown from one of joint_grid's seven pins left the other eight
+ * fixed joints as loops through the ground carrying most of the grid's weight, and the conjugate
+ * gradients' error gathered there: 2.6 mm at 24 products a substep, against 2.0 mm at 16 with a tree
+ * per fixed joint (docs/joints.md, "Loops"). With few loops (solved exactly) it was measured as good
+ * or better once loop rows have geometric stiffness too (geometric_stiffness): the taut bridge of
+ * tests/test_joint_loops.c, now two trees joined at its middle pin, holds its crates at rest
+ * (docs/joints.md, "Loops"). */
 void sinew_joint_tree_build(sinew_world *w)
 {
-	grow_trees(w, false);
-	if (sinew_joint_loops_many(w)) {
-		int n = (int)stbds_arrlen(w->active_joints);
-		for (int i = 0; i < n; ++i) {
-			sinew_joint *j = &w->joints[w->active_joints[i]];
-			j->tree_node = -1;
-			for (int r = 0; r < j->row_count; ++r) w->joint_rows[j->row_start + r].in_tree = w->joint_rows[j->row_start + r].tree_owned = false;
-		}
-		grow_trees(w, true);
-	}
+	grow_trees(w);
 	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, false, false, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, false, false, false, false, false, false};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
@@ -449,27 +436,37 @@ static void add_stiffness(sinew_world *w, int32_t slot, double k)
  * substeps, none at 16). Adding h^2 |k| to the turning inertia of the body's pivot block treats it
  * implicitly (Andrews, Teichmann and Kry, "Geometric stiffness for real-time constrained multibody
  * dynamics", 2017); it only enters the tree's own matrix, which stays exact for J v = target. The
- * impulses are those of the previous substep. */
+ * impulses are those of the previous substep. Loop rows too: a loop carries its impulse through the
+ * same turning anchors, and without it the loop at the middle pin of a taut bridge grown from both
+ * pins (two trees), or where the two halves of a bridge strung under a beam meet, tore apart
+ * (tests/test_joint_loops.c). Their stiffness goes to the pivot blocks of both of their bodies, like
+ * a tree joint's; loop_apply turns with the same stiffened inertia, so S stays symmetric. */
+static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const sinew_row_constraint *y, float h)
+{
+	if (x->row.point != 1 || y->row.point != 2) return;
+	double lx = x->impulse, ly = y->impulse;
+	double ka = -((double)-y->row.ja[2] * lx + (double)x->row.ja[2] * ly);
+	double kb = (double)y->row.jb[2] * lx - (double)x->row.jb[2] * ly;
+	add_stiffness(w, x->body_a, (double)h * fabs(ka));
+	add_stiffness(w, x->body_b, (double)h * fabs(kb));
+}
+
 static void geometric_stiffness(sinew_world *w, float h)
 {
 	int count = (int)stbds_arrlen(w->tree_nodes);
 	for (int i = 0; i < count; ++i) w->tree_nodes[i].stiffness = 0.0;
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) w->tree_ranges[t].stiff = false;
+	for (int t = 0; t < trees; ++t) w->tree_ranges[t].stiff = w->tree_ranges[t].solved = false;
 	if (h <= 0.0f) return;
 	for (int i = 0; i < count; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body) continue;
-		for (int r = 0; r + 1 < n->rigid; ++r) {
-			const sinew_row_constraint *x = &w->joint_rows[n->rows[r]], *y = &w->joint_rows[n->rows[r + 1]];
-			if (x->row.point != 1 || y->row.point != 2) continue;
-			double lx = x->impulse, ly = y->impulse;
-			double ka = -((double)-y->row.ja[2] * lx + (double)x->row.ja[2] * ly);
-			double kb = (double)y->row.jb[2] * lx - (double)x->row.jb[2] * ly;
-			add_stiffness(w, x->body_a, (double)h * fabs(ka));
-			add_stiffness(w, x->body_b, (double)h * fabs(kb));
-		}
+		for (int r = 0; r + 1 < n->rigid; ++r) point_stiffness(w, &w->joint_rows[n->rows[r]], &w->joint_rows[n->rows[r + 1]], h);
 	}
+	/* a joint's loop rows are consecutive (collect_loop_rows) */
+	int loops = (int)stbds_arrlen(w->loop_rows);
+	for (int k = 0; k + 1 < loops; ++k)
+		if (w->loop_rows[k + 1] == w->loop_rows[k] + 1) point_stiffness(w, &w->joint_rows[w->loop_rows[k]], &w->joint_rows[w->loop_rows[k + 1]], h);
 }
 
 void sinew_joint_tree_factor(sinew_world *w, float h)
@@ -697,8 +694,8 @@ static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, co
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body || !n->has_limits) continue;
-		int32_t before = n->dim > n->rigid ? n->rows[n->dim - 1] : -1;
-		while (n->dim > n->rigid) drop_limit(w, n);
+		if (n->dim > n->rigid) continue;
+		int32_t before = -1;
 		int32_t ri = crossed_limit(w, n, crossed_now, pass);
 		if (ri >= 0) add_limit(w, n, ri);
 		if (ri != before) mark_stale(w, i, end);
@@ -741,12 +738,14 @@ static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const sinew_t
 
 /* Change the active set one limit at a time, factoring and solving the tree again after each,
  * until it holds (see SINEW_TREE_MAX_ROUNDS). */
-static void settle_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
+static bool settle_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
-	for (int round = 0; round < SINEW_TREE_MAX_ROUNDS && flip_limit(w, begin, end, pass); ++round) {
+	for (int round = 0; round < SINEW_TREE_MAX_ROUNDS; ++round) {
+		if (!flip_limit(w, begin, end, pass)) return true;
 		refactor_stale(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, pass);
 	}
+	return false;
 }
 
 
@@ -761,6 +760,13 @@ static double kinetic(const sinew_solver_body *b, double vx, double vy, double w
 	return k + (b->inv_inertia > 0.0f ? 0.5 * w * w / b->inv_inertia : 0.0);
 }
 
+static void velocity_into(float out[3], const sinew_solver_body *b)
+{
+	out[0] = b->v.x;
+	out[1] = b->v.y;
+	out[2] = b->w;
+}
+
 /* The tree's state before a velocity solve (sinew_tree_keep); returns its kinetic energy. */
 double sinew_tree_keep_state(sinew_world *w, const sinew_tree_range *r)
 {
@@ -770,9 +776,7 @@ double sinew_tree_keep_state(sinew_world *w, const sinew_tree_range *r)
 		sinew_tree_keep *k = &w->tree_keep[i];
 		if (n->is_body) {
 			const sinew_solver_body *b = &w->solver_bodies[n->ref];
-			k->value[0] = b->v.x;
-			k->value[1] = b->v.y;
-			k->value[2] = b->w;
+			velocity_into(k->value, b);
 			e += kinetic(b, b->v.x, b->v.y, b->w);
 			continue;
 		}
@@ -893,16 +897,55 @@ static void drop_stiffness(sinew_world *w, sinew_tree_range *r)
 	factor_range(w, r->begin, r->end);
 }
 
-static void solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tree_pass *pass)
+/* Returns whether the active set of its limits settled. */
+static bool solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tree_pass *pass)
 {
 	sinew_tree_solve_range(w, r->begin, r->end, pass);
-	if (r->has_limits) settle_limits(w, r->begin, r->end, pass);
+	return !r->has_limits || settle_limits(w, r->begin, r->end, pass);
+}
+
+/* A relax pass solves the same problem as the biased pass before it, but for a limit in a block that
+ * closes an open gap (its target speed is -c / h with bias, 0 without): a tree whose bodies nothing
+ * touched since its last solve in the substep (no contact, soft row, loop row or speed clamp changed
+ * their velocities by a bit) is still solved, every rigid row and limit of it holds, and solving it
+ * again only moves its velocities by rounding. record_solve notes the answer, untouched_since_solve
+ * tells whether it still stands. Not for a tree that loop rows reach: their solve after the trees
+ * targets 0 in a relax pass (-c / h with bias), and a skip there (the loop solve's share was 0)
+ * moved the taut bridge's crates' rest speed at 10 s from 0.41 to 1.54 cm/s (test_joint_loops):
+ * a figure that one solve's rounding in 600 steps changes that much. On stickman_rain (300 steps)
+ * the skips save 10 % of the step's instructions, on chain100 19 % (docs/benchmarks.md). */
+static void record_solve(sinew_world *w, sinew_tree_range *r, bool use_bias)
+{
+	bool to_close = false;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) {
+			velocity_into(n->solved, &w->solver_bodies[n->ref]);
+		} else if (use_bias && n->dim > n->rigid) {
+			to_close = to_close || w->joint_rows[n->rows[n->dim - 1]].row.c > 0.0f;
+		}
+	}
+	r->solved = true;
+	r->solved_to_close = to_close;
+}
+
+static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *r)
+{
+	if (!r->solved || r->solved_to_close || r->has_loops) return false;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (!n->is_body) continue;
+		const sinew_solver_body *b = &w->solver_bodies[n->ref];
+		/* != also answers true for a NaN: such a tree is solved (and put back) again */
+		if (b->v.x != n->solved[0] || b->v.y != n->solved[1] || b->w != n->solved[2]) return false;
+	}
+	return true;
 }
 
 /* One velocity pass over the trees (all, or only those marked for the presolve), with the fall-back;
  * returns whether a tree with loops dropped its stiffness (the loops must be factored again).
- * The fall-back: geometric stiffness is made of the last substep's impulses, and it feeds on them. When a kinematic body cranks a tree that is pinned to a
- * static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
+ * The fall-back: geometric stiffness is made of the last substep's impulses, and it feeds on them.
+ * When a kinematic body cranks a tree that is pinned to a static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
  * rows then ask for larger impulses still, and the next substep's stiffness is larger again: on
  * random switching of ragdoll parts between static, kinematic and dynamic, stiffness reached 10^8
  * times a body's inertia, impulses 10^14 N s, then NaN (test_joint_stress). A tree whose solve with
@@ -918,15 +961,21 @@ static bool solve_trees(sinew_world *w, const sinew_tree_pass *pass, bool presol
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
 		if (presolve_only && !r->presolve) continue;
+		if (!pass->use_bias && untouched_since_solve(w, r)) continue;
+		r->solved = false;
 		double e0 = sinew_tree_keep_state(w, r);
-		solve_tree(w, r, pass);
-		if (energy_plausible(w, r, e0, pass->h)) continue;
+		bool settled = solve_tree(w, r, pass);
+		if (energy_plausible(w, r, e0, pass->h)) {
+			if (settled) record_solve(w, r, pass->use_bias);
+			continue;
+		}
 		restore_tree(w, r);
 		if (!r->stiff) continue;
 		drop_stiffness(w, r);
 		loops_changed = loops_changed || r->has_loops;
-		solve_tree(w, r, pass);
+		settled = solve_tree(w, r, pass);
 		if (!energy_plausible(w, r, e0, pass->h)) restore_tree(w, r);
+		else if (settled) record_solve(w, r, pass->use_bias);
 	}
 	return loops_changed;
 }

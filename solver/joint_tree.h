@@ -11,6 +11,7 @@ typedef struct sinew_tree_node {
 	double y[3];
 	double stiffness; /* body node: h^2 times the geometric stiffness of its joints' point rows, on its turning */
 	double inv_turn;  /* body node: 1 / (its inertia + stiffness), set with the blocks */
+	float solved[3];  /* body node: its velocity (v, w) as its tree's last velocity solve left it */
 	int32_t parent;
 	int32_t tree;    /* index of its tree in world->tree_ranges */
 	int32_t ref;     /* body node: solver slot; joint node: joint index */
@@ -32,6 +33,8 @@ typedef struct sinew_tree_range {
 	bool has_limits;
 	bool has_loops;  /* a loop-closing row solved with the trees reaches one of its bodies */
 	bool stiff;      /* its factorisation carries geometric stiffness (see sinew_joint_tree_solve) */
+	bool solved;     /* its last velocity solve in this substep held: the body nodes' `solved` are its answer */
+	bool solved_to_close; /* that solve had bias and a limit in a block closing an open gap (c > 0) */
 	bool presolve;   /* solved once more after the warm start (sinew_joint_tree_presolve) */
 } sinew_tree_range;
 
@@ -65,7 +68,6 @@ double sinew_tree_keep_state(sinew_world *w, const sinew_tree_range *r);
 double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, double e0, float h, bool full);
 
 /* joint_loops.c */
-bool sinew_joint_loops_many(const sinew_world *w); /* too many loop rows to solve exactly */
 void sinew_joint_loops_find(sinew_world *w);
 void sinew_joint_loops_factor(sinew_world *w, float h);
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);

@@ -314,6 +314,9 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->push_before);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);
+	stbds_arrfree(w->island_parent);
+	stbds_arrfree(w->island_keep);
+	stbds_arrfree(w->island_flags);
 	sinew_index_set_free(&w->awake_set);
 	sinew_index_set_free(&w->awake_contacts);
 	stbds_arrfree(w->begin_events);

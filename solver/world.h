@@ -231,8 +231,9 @@ typedef struct sinew_world {
 	sinew_constraint_ref *constraint_refs; /* every contact constraint of the step, in contact order */
 	int32_t *restitution_refs;             /* those with restitution, in the same order */
 	sinew_contact_constraint *constraints; /* the overflow: constraints that found no colour, solved one by one */
-	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, four lanes each, colour by colour */
+	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, eight lanes each, colour by colour */
 	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
+	int32_t colour_count[SINEW_GRAPH_COLOURS];     /* each colour's constraints (lanes in use) */
 	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
 	/* the contact position pass (contact_push.c): each constraint's geometry and lift (in
 	 * constraint_refs order), each solver slot's level above the fixed bodies, its constraints
@@ -243,6 +244,11 @@ typedef struct sinew_world {
 	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
 	int32_t *island_stack;
 	int32_t *island_bodies;
+	/* island.c: each body's parent in the step's union-find of islands, -1 for a body not in one
+	 * (every body between steps), and whether it keeps its island awake; each island's flags */
+	int32_t *island_parent;
+	uint8_t *island_keep;
+	int32_t *island_flags;
 	/* awake.c: the bodies the step solves (in use, enabled, awake, not static) and the contacts it
 	 * refreshes (with an awake body), kept as bodies wake, sleep, come and go */
 	sinew_index_set awake_set;
@@ -424,6 +430,8 @@ static inline void sinew_contact_store_point(sinew_contact *c, int j, float norm
  * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
 void sinew_contacts_colour(sinew_world *world);
 void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
+/* The packed constraints' effective masses, eight lanes at a time (after every pack of the step). */
+void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
 void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);

@@ -162,3 +162,17 @@ sinew_joint_id pin_bodies(sinew_world_id world, sinew_body_id a, sinew_body_id b
 	jd.anchor = anchor;
 	return sinew_create_revolute_joint(world, &jd);
 }
+
+double bodies_energy(const sinew_body_id *bodies, int count, sinew_vec2 g, float floor)
+{
+	double e = 0.0;
+	for (int i = 0; i < count; ++i) {
+		sinew_body_id b = bodies[i];
+		double m = sinew_body_get_mass(b), I = sinew_body_get_rotational_inertia(b);
+		sinew_vec2 v = sinew_body_get_linear_velocity(b), c = sinew_body_get_world_center(b);
+		double w = sinew_body_get_angular_velocity(b);
+		e += 0.5 * m * ((double)v.x * v.x + (double)v.y * v.y) + 0.5 * I * w * w;
+		e -= m * ((double)g.x * c.x + (double)g.y * (c.y - floor));
+	}
+	return e;
+}

@@ -61,6 +61,10 @@ void world_band_frame(world_band_watch *w, const sinew_ragdoll *rd);
 
 #define assert_float_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (double)(tol))
 
+/* Kinetic (linear and angular) plus potential energy of the bodies in gravity g, the potential
+ * measured from height `floor`. */
+double bodies_energy(const sinew_body_id *bodies, int count, sinew_vec2 g, float floor);
+
 /* A revolute joint between a and b at the world point anchor, with the default def. */
 sinew_joint_id pin_bodies(sinew_world_id world, sinew_body_id a, sinew_body_id b, sinew_vec2 anchor);
 

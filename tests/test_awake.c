@@ -190,11 +190,65 @@ static void sleeping_pile_wakes_and_sleeps_again(void **state)
 	sinew_destroy_world(world);
 }
 
+/* Islands (solver/island.c): the awake dynamic bodies joined by touching contacts and joints,
+ * found by union-find over the awake contacts, with the depth-first walk taking over in a step
+ * where a link reaches a sleeping body. Three stacks of three boxes well apart are three islands;
+ * a distance joint between two stacks' tops makes them one; a ball in the air is one more. Then,
+ * all asleep, one box woken alone wakes its stack through the contacts and the jointed stack
+ * through the joint at the next step, and the third stack sleeps on. */
+static void islands_are_the_linked_stacks(void **state)
+{
+	(void)state;
+	sinew_world_id world = make_world(NULL);
+	make_ground(world, 0.0f, 0.6f);
+	sinew_body_id top[3], bottom[3];
+	for (int s = 0; s < 3; ++s)
+		for (int k = 0; k < 3; ++k) {
+			sinew_body_id b = make_box(world, 6.0f * (float)(s - 1), 0.5f + (float)k, 0.5f, 0.5f, 1.0f, 0.6f);
+			if (k == 0) bottom[s] = b;
+			top[s] = b;
+		}
+	sinew_world_enable_sleep(world, false);
+	step_n(world, 30);
+	assert_int_equal(sinew_world_get_counters(world).island_count, 3);
+	sinew_distance_joint_def jd = sinew_default_distance_joint_def();
+	jd.base.body_a = top[0];
+	jd.base.body_b = top[1];
+	jd.anchor_a = sinew_body_get_position(top[0]);
+	jd.anchor_b = sinew_body_get_position(top[1]);
+	assert_true(sinew_create_distance_joint(world, &jd).index1 != 0);
+	step_n(world, 1);
+	assert_int_equal(sinew_world_get_counters(world).island_count, 2);
+	sinew_body_id ball = make_ball(world, 20.0f, 30.0f, 0.4f, 0.0f);
+	step_n(world, 1);
+	assert_int_equal(sinew_world_get_counters(world).island_count, 3);
+	assert_true(sinew_destroy_body(ball));
+	sinew_world_enable_sleep(world, true);
+	int t = 0;
+	while (sinew_world_get_counters(world).awake_body_count > 0 && t < 600) {
+		step_n(world, 1);
+		t += 1;
+	}
+	assert_int_equal(sinew_world_get_counters(world).awake_body_count, 0);
+	assert_true(sinew_body_set_awake(bottom[0], true));
+	assert_int_equal(sinew_world_get_counters(world).awake_body_count, 1);
+	step_n(world, 1);
+	assert_true(sinew_world_validate(world));
+	for (int s = 0; s < 3; ++s) {
+		assert_int_equal(sinew_body_is_awake(top[s]), s < 2);
+		assert_int_equal(sinew_body_is_awake(bottom[s]), s < 2);
+	}
+	assert_int_equal(sinew_world_get_counters(world).awake_body_count, 6);
+	assert_int_equal(sinew_world_get_counters(world).island_count, 1);
+	sinew_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(awake_sets_follow_random_changes),
 		cmocka_unit_test(sleeping_pile_wakes_and_sleeps_again),
+		cmocka_unit_test(islands_are_the_linked_stacks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

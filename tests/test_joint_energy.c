@@ -14,19 +14,9 @@ typedef struct figure {
 	int body_count, joint_count;
 } figure;
 
-/* Kinetic plus potential energy, the potential measured from height `floor`. */
 static double energy(const figure *f, sinew_vec2 g, float floor)
 {
-	double e = 0.0;
-	for (int i = 0; i < f->body_count; ++i) {
-		sinew_body_id b = f->bodies[i];
-		double m = sinew_body_get_mass(b), I = sinew_body_get_rotational_inertia(b);
-		sinew_vec2 v = sinew_body_get_linear_velocity(b), c = sinew_body_get_world_center(b);
-		double w = sinew_body_get_angular_velocity(b);
-		e += 0.5 * m * ((double)v.x * v.x + (double)v.y * v.y) + 0.5 * I * w * w;
-		e -= m * ((double)g.x * c.x + (double)g.y * (c.y - floor));
-	}
-	return e;
+	return bodies_energy(f->bodies, f->body_count, g, floor);
 }
 
 static double worst_separation(const figure *f)
