@@ -29,6 +29,7 @@
  * while one box slides on another; capsule-capsule side points are numbered along B; single
  * points of round features use 0. Points farther apart than the speculative distance are dropped. */
 #include "core.h"
+#include "separation.h"
 
 #include "sinew/collision.h"
 
@@ -544,4 +545,74 @@ sinew_manifold sinew_collide(const sinew_geometry *a, sinew_transform xfa, const
 		return empty_manifold();
 	if (a->type < b->type) return flip_manifold(collide_ordered(b, xfb, a, xfa, speculative_distance));
 	return collide_ordered(a, xfa, b, xfb, speculative_distance);
+}
+
+/* ---- a floor under the separations above (separation.h) ----
+ *
+ * With d the distance between the shapes' centres and u its direction: every point a round pair
+ * (circles and capsules) reports is separated by at least the distance of the cores less the
+ * radii, so by at least d - core_a - core_b - radii. A polygon reports nothing while the
+ * separation of the other core from its best face, less the radii, is beyond the speculative
+ * distance (collide_rounded_polygons, sinew_collide_polygon_and_circle): some face normal n is
+ * within the polygon's half-turn of u, so n.(cB - cA) >= d face_cos, the face line is at most
+ * `face` from cA along n and the other core at most its `core` from cB, and that face's
+ * separation is at least d face_cos - face - core_b. A polygon pair takes the better of its two
+ * polygons. A relative margin covers the rounding of the two computations. */
+sinew_separation_bound sinew_make_separation_bound(const sinew_geometry *g)
+{
+	sinew_separation_bound s = {{0.0f, 0.0f}, 0.0f, 0.0f, 1.0f, 0.0f, false};
+	switch (g->type) {
+	case SINEW_SHAPE_CIRCLE:
+		s.center = g->u.circle.center;
+		s.radius = g->u.circle.radius;
+		break;
+	case SINEW_SHAPE_CAPSULE:
+		s.center = sinew_lerp(g->u.capsule.center1, g->u.capsule.center2, 0.5f);
+		s.core = sinew_distance(g->u.capsule.center1, s.center);
+		s.radius = g->u.capsule.radius;
+		break;
+	case SINEW_SHAPE_POLYGON: {
+		const sinew_polygon *p = &g->u.polygon;
+		s.polygon = true;
+		s.center = p->centroid;
+		s.radius = p->radius;
+		s.face_cos = polygon_is_usable(p) && p->count >= 3 ? 1.0f : 0.0f; /* else no bound from its faces */
+		for (int i = 0; i < p->count && i < SINEW_MAX_POLYGON_VERTICES; ++i) {
+			s.core = sinew_maxf(s.core, sinew_distance(p->vertices[i], s.center));
+			s.face = sinew_maxf(s.face, sinew_dot(p->normals[i], sinew_sub(p->vertices[i], s.center)));
+			if (s.face_cos == 0.0f) continue;
+			sinew_vec2 n1 = p->normals[i], n2 = p->normals[(i + 1) % p->count];
+			float c = sinew_dot(n1, n2);
+			/* a turn of more than half a circle (or not to the left) leaves directions far from any normal */
+			float half = sinew_cross(n1, n2) > 0.0f ? sqrtf(sinew_maxf(0.5f * (1.0f + c), 0.0f)) : 0.0f;
+			s.face_cos = sinew_minf(s.face_cos, half);
+		}
+		s.face_cos *= 0.999f;
+		break;
+	}
+	case SINEW_SHAPE_TYPE_COUNT:
+		s.face_cos = 0.0f;
+		s.face = SINEW_HUGE;
+		s.polygon = true; /* no bound */
+		break;
+	}
+	return s;
+}
+
+float sinew_separation_floor(const sinew_separation_bound *a, sinew_transform xfa, const sinew_separation_bound *b,
+                             sinew_transform xfb)
+{
+	sinew_vec2 ca = sinew_transform_point(xfa, a->center), cb = sinew_transform_point(xfb, b->center);
+	float d = sinew_distance(ca, cb);
+	float floor;
+	if (!a->polygon && !b->polygon) {
+		floor = d - a->core - b->core;
+	} else {
+		floor = -SINEW_HUGE;
+		if (a->polygon) floor = d * a->face_cos - a->face - b->core;
+		if (b->polygon) floor = sinew_maxf(floor, d * b->face_cos - b->face - a->core);
+	}
+	float size = d + a->core + b->core + a->radius + b->radius;
+	float place = sinew_absf(xfa.p.x) + sinew_absf(xfa.p.y) + sinew_absf(xfb.p.x) + sinew_absf(xfb.p.y);
+	return floor - a->radius - b->radius - 1.0e-4f * size - 1.0e-5f * place;
 }

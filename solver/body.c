@@ -568,8 +568,36 @@ bool sinew_body_apply_angular_impulse(sinew_body_id body_id, float impulse, bool
 	return true;
 }
 
+/* The half-thickness of the body's thinnest part (a radius, or a polygon's centroid-to-edge
+ * distance): moving less than a quarter of it per step cannot carry the body through anything
+ * (continuous.c). */
+static float thinnest(const sinew_world *w, const sinew_body *b)
+{
+	float t = SINEW_HUGE;
+	for (int32_t si = b->shape_list; si != SINEW_NULL_INDEX; si = w->shapes[si].next) {
+		const sinew_shape *s = &w->shapes[si];
+		if (s->sensor) continue;
+		const sinew_geometry *g = &s->geom;
+		switch (g->type) {
+		case SINEW_SHAPE_CIRCLE: t = sinew_minf(t, g->u.circle.radius); break;
+		case SINEW_SHAPE_CAPSULE: t = sinew_minf(t, g->u.capsule.radius); break;
+		case SINEW_SHAPE_POLYGON: {
+			const sinew_polygon *p = &g->u.polygon;
+			for (int i = 0; i < p->count; ++i) { /* distance from the centroid to each edge */
+				float d = sinew_dot(p->normals[i], sinew_sub(p->vertices[i], p->centroid));
+				t = sinew_minf(t, d + p->radius);
+			}
+			break;
+		}
+		case SINEW_SHAPE_TYPE_COUNT: break;
+		}
+	}
+	return t;
+}
+
 /* Mass from the shapes (unless overridden), the centre of mass moved accordingly, and the
- * largest extent from the centre used by sleep and continuous collision. */
+ * largest extent from the centre used by sleep and continuous collision, and the thinnest part
+ * continuous collision's test reads (every change of the shapes comes here). */
 void sinew_body_update_mass(sinew_world *w, sinew_body *b)
 {
 	sinew_vec2 old_center = b->center;
@@ -617,6 +645,7 @@ void sinew_body_update_mass(sinew_world *w, sinew_body *b)
 	for (int32_t s = b->shape_list; s != SINEW_NULL_INDEX; s = w->shapes[s].next)
 		extent = sinew_maxf(extent, sinew_geometry_extent(&w->shapes[s].geom, b->local_center));
 	b->max_extent = extent;
+	b->thinnest = thinnest(w, b);
 }
 
 float sinew_body_get_mass(sinew_body_id body_id)

@@ -303,7 +303,12 @@ static void update_one(sinew_world *w, int32_t ci, float dt, float reach_gravity
 			cache_manifold(&c->cache, a->xf, b->xf, &c->manifold);
 		} else {
 			float padded = reach + w->recycle_padding;
-			c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, padded);
+			/* shapes whose boxes overlap but that are farther apart than the reach: no narrowphase
+			 * (tumbler: 49 % of its calls, capsule_pile 30 %); the same empty manifold it gives */
+			if (sinew_separation_floor(&sa->bound, a->xf, &sb->bound, b->xf) > padded)
+				memset(&c->manifold, 0, sizeof c->manifold);
+			else
+				c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, padded);
 			cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);
 		}
 		keep_reachable_points(w, &c->manifold, a, b, dt, reach, c->lift, reach_gravity);
@@ -331,6 +336,12 @@ static void update_one(sinew_world *w, int32_t ci, float dt, float reach_gravity
 		c->flags &= ~(uint32_t)SINEW_CONTACT_TOUCHING;
 }
 
+/* A body that sinew_body_wake would wake (static bodies stay as they are). */
+static bool sleeps(const sinew_body *b)
+{
+	return !b->awake && b->type != SINEW_STATIC_BODY;
+}
+
 /* The contacts with an awake body, in index order (awake.c); a contact whose sleeping body is
  * woken here is still visited this step when it comes later in that order, as in a scan of the
  * pool. Sleeping contacts are not visited: their manifolds stay as they were. */
@@ -338,12 +349,16 @@ void sinew_contacts_update(sinew_world *w, float dt)
 {
 	/* how far gravity can carry a pair together in the step, part of every reach */
 	float reach_gravity = sinew_length(w->gravity) * dt * dt;
+	stbds_arrsetlen(w->touching_pairs, 0);
+	w->touching_pairs_complete = true;
 	sinew_index_walk walk;
 	sinew_index_set_walk_begin(&w->awake_contacts, &walk);
 	for (int32_t ci; (ci = sinew_index_set_walk_next(&w->awake_contacts, &walk)) != SINEW_NULL_INDEX;) {
 		sinew_contact *c = &w->contacts[ci];
 		const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
 		if (!sinew_aabb_overlaps(sa->fat_aabb, sb->fat_aabb) || !sinew_shapes_should_collide(sa, sb)) {
+			/* a touching contact's end wakes its bodies (sinew_contact_destroy) */
+			if (sleeps(&w->bodies[sa->body]) || sleeps(&w->bodies[sb->body])) w->touching_pairs_complete = false;
 			sinew_contact_destroy(w, ci, true);
 			continue;
 		}
@@ -351,8 +366,14 @@ void sinew_contacts_update(sinew_world *w, float dt)
 		if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING) {
 			/* touching wakes: a kinematic body or a body from another island pushing a sleeper */
 			sinew_body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];
-			if (!ba->awake) sinew_body_wake(w, ba);
-			if (!bb->awake) sinew_body_wake(w, bb);
+			if (sleeps(ba) || sleeps(bb)) {
+				/* the woken body's contacts before this one in index order are not visited */
+				w->touching_pairs_complete = false;
+				if (!ba->awake) sinew_body_wake(w, ba);
+				if (!bb->awake) sinew_body_wake(w, bb);
+			}
+			stbds_arrput(w->touching_pairs, c->edges[0].body);
+			stbds_arrput(w->touching_pairs, c->edges[1].body);
 		}
 	}
 	w->touching_count = w->touching_live;

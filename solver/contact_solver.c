@@ -179,7 +179,7 @@ static void apply_impulse(sinew_solver_body *a, sinew_solver_body *b, sinew_vec2
 
 /* Apply last substep's impulses again. The impulse applied in a substep is the accumulated value
  * at its end, so warm starting is also where the step's total impulse is summed. The overflow
- * constraints here, the coloured ones four at a time (contact_wide.c). */
+ * constraints here, the coloured ones eight at a time (contact_wide.c). */
 void sinew_contacts_warm_start(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
@@ -254,7 +254,7 @@ static bool solve_block(sinew_contact_constraint *cc, sinew_solver_body *a, sine
 }
 
 /* One pass over every contact constraint: the overflow ones one by one here, then the coloured
- * ones four at a time (contact_wide.c, the same equations). */
+ * ones eight at a time (contact_wide.c, the same equations). */
 void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 {
 	sinew_solver_body *bodies = w->solver_bodies;

@@ -1,10 +1,10 @@
-/* The contact solver four (or eight) constraints at a time.
+/* The contact solver eight (or four) constraints at a time.
  *
  * Graph colouring: each contact constraint gets the first of SINEW_GRAPH_COLOURS colours in which
  * neither of its dynamic bodies has a constraint yet (static and kinematic bodies take no colour:
  * the solver never changes their velocity). The constraints of one colour then share no body
- * that moves, so they can be solved in any order, and four at once: each colour's constraints
- * are packed, in constraint order, into sinew_contact_wide blocks of four lanes (the last one
+ * that moves, so they can be solved in any order, and eight at once: each colour's constraints
+ * are packed, in constraint order, into sinew_contact_wide blocks of eight lanes (the last one
  * padded with lanes on the static dummy that apply nothing). A constraint that finds no free
  * colour goes to the overflow list, solved one by one by contact_solver.c before the colours.
  * Colouring and packing run in constraint order, so the answer is the same on every run of a
@@ -12,9 +12,9 @@
  * and soft bias, the 2x2 block solve of a two-point manifold with the one-by-one fallback,
  * Coulomb friction, the impulses summed for restitution and warm starting.
  *
- * The four lanes are SSE2 registers where the compiler targets SSE2 (every x86-64) and a
- * plain four-float struct elsewhere; with gcc on x86-64 the kernel (contact_wide_kernel.h) is
- * also built for AVX, four lanes and eight (two blocks of a colour at once), and used where the
+ * The kernel (contact_wide_kernel.h) runs four lanes, a block's two halves, as SSE2 registers
+ * where the compiler targets SSE2 (every x86-64) and a plain four-float struct elsewhere; with gcc
+ * on x86-64 it is also built for AVX, eight lanes (a whole block) and four, and used where the
  * CPU has AVX. All give the same answer for a given build. Comparisons give lane masks, and every
  * branch of the scalar code is a select between both results. */
 #include "world.h"
@@ -205,15 +205,32 @@ static void pad_lane(sinew_contact_wide *cw, int l)
 	pad_point(&cw->points[1], l);
 }
 
+/* A fixed body's colour bits: it takes no colour (see moves). */
+#define SINEW_COLOURS_NONE (~(uint64_t)0)
+_Static_assert(SINEW_GRAPH_COLOURS < 64, "a body's colours are the bits of a uint64_t, and one more");
+
+/* The lowest bit not set in bits (64 when all are). */
+static int lowest_clear_bit(uint64_t bits)
+{
+#if defined(__GNUC__)
+	return ~bits == 0 ? 64 : __builtin_ctzll(~bits);
+#else
+	int i = 0;
+	while (i < 64 && (bits >> i) & 1) ++i;
+	return i;
+#endif
+}
+
 /* Gives every constraint of the step a colour (or the overflow list) and so its slot: a lane of the
  * wide constraints, colour by colour in constraint order, or a place in world.constraints. */
 void sinew_contacts_colour(sinew_world *w)
 {
 	int n = (int)stbds_arrlen(w->constraint_refs);
 	int body_count = (int)stbds_arrlen(w->solver_bodies);
-	int words = (body_count + 63) / 64;
-	stbds_arrsetlen(w->colour_bits, (size_t)words * SINEW_GRAPH_COLOURS);
-	memset(w->colour_bits, 0, sizeof *w->colour_bits * (size_t)words * SINEW_GRAPH_COLOURS);
+	/* each solver slot's colours as bits, 0 for a body that does not move: a constraint's free
+	 * colours are then one OR away, the first of them its lowest clear bit */
+	stbds_arrsetlen(w->colour_bits, body_count);
+	for (int i = 0; i < body_count; ++i) w->colour_bits[i] = moves(&w->solver_bodies[i]) ? 0 : SINEW_COLOURS_NONE;
 	int counts[SINEW_GRAPH_COLOURS] = {0};
 	int overflow = 0;
 	/* Newest constraints take the first colours. Chosen by measurement on large_pyramid (drift after
@@ -221,17 +238,16 @@ void sinew_contacts_colour(sinew_world *w)
 	 * The overflow is solved in this order too. */
 	for (int i = n - 1; i >= 0; --i) {
 		sinew_constraint_ref *ref = &w->constraint_refs[i];
-		int32_t a = ref->body_a, b = ref->body_b;
-		bool ma = moves(&w->solver_bodies[a]), mb = moves(&w->solver_bodies[b]);
-		uint64_t bit_a = (uint64_t)1 << (a & 63), bit_b = (uint64_t)1 << (b & 63);
-		int colour = -1;
-		for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
-			uint64_t *bits = w->colour_bits + (size_t)c * words;
-			if ((ma && (bits[a >> 6] & bit_a)) || (mb && (bits[b >> 6] & bit_b))) continue;
-			if (ma) bits[a >> 6] |= bit_a;
-			if (mb) bits[b >> 6] |= bit_b;
-			colour = c;
-			break;
+		uint64_t *bits_a = &w->colour_bits[ref->body_a], *bits_b = &w->colour_bits[ref->body_b];
+		/* a fixed body's bits are all set, so its side takes nothing away */
+		uint64_t taken = (*bits_a == SINEW_COLOURS_NONE ? 0 : *bits_a) | (*bits_b == SINEW_COLOURS_NONE ? 0 : *bits_b);
+		int colour = lowest_clear_bit(taken);
+		if (colour < SINEW_GRAPH_COLOURS) {
+			uint64_t bit = (uint64_t)1 << colour;
+			if (*bits_a != SINEW_COLOURS_NONE) *bits_a |= bit;
+			if (*bits_b != SINEW_COLOURS_NONE) *bits_b |= bit;
+		} else {
+			colour = -1;
 		}
 		if (colour < 0) {
 			ref->slot = -1 - overflow++;
@@ -266,8 +282,8 @@ void sinew_contacts_colour(sinew_world *w)
  * every constraint of the step is packed). A one-point constraint's second point is a padding point. */
 void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
 	cw->body_a[l] = cc->body_a;
 	cw->body_b[l] = cc->body_b;
@@ -539,8 +555,8 @@ void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
  * and speeds (what restitution and store read). */
 void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_count, sinew_contact_constraint *cc)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	const sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	cc->body_a = cw->body_a[l];
 	cc->body_b = cw->body_b[l];
 	cc->normal = sinew_v2(cw->nx[l], cw->ny[l]);
@@ -565,8 +581,8 @@ void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_coun
  * reported impulses (as sinew_contacts_store for the overflow). */
 void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact *c)
 {
-	const sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	const sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	for (int j = 0; j < c->manifold.point_count; ++j) {
 		const wide_point *wp = &cw->points[j];
 		sinew_contact_store_point(c, j, wp->normal_impulse[l], wp->tangent_impulse[l], wp->total_normal_impulse[l],
@@ -576,8 +592,8 @@ void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact
 
 void sinew_contacts_write_normal_wide(sinew_world *w, int32_t slot, int point_count, const sinew_contact_constraint *cc)
 {
-	sinew_contact_wide *cw = &w->wide_constraints[slot / WIDE_LANES];
-	int l = slot % WIDE_LANES;
+	sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
 	for (int j = 0; j < point_count; ++j) {
 		cw->points[j].normal_impulse[l] = cc->points[j].normal_impulse;
 		cw->points[j].max_normal_impulse[l] = cc->points[j].max_normal_impulse;

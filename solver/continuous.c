@@ -25,32 +25,6 @@
 
 #define SINEW_CCD_FRACTION 0.25f
 
-/* The half-thickness of the body's thinnest part (a radius, or a polygon's centroid-to-edge
- * distance): moving less than a quarter of it per step cannot carry the body through anything. */
-static float thinnest(const sinew_world *w, const sinew_body *b)
-{
-	float t = SINEW_HUGE;
-	for (int32_t si = b->shape_list; si != SINEW_NULL_INDEX; si = w->shapes[si].next) {
-		const sinew_shape *s = &w->shapes[si];
-		if (s->sensor) continue;
-		const sinew_geometry *g = &s->geom;
-		switch (g->type) {
-		case SINEW_SHAPE_CIRCLE: t = sinew_minf(t, g->u.circle.radius); break;
-		case SINEW_SHAPE_CAPSULE: t = sinew_minf(t, g->u.capsule.radius); break;
-		case SINEW_SHAPE_POLYGON: {
-			const sinew_polygon *p = &g->u.polygon;
-			for (int i = 0; i < p->count; ++i) { /* distance from the centroid to each edge */
-				float d = sinew_dot(p->normals[i], sinew_sub(p->vertices[i], p->centroid));
-				t = sinew_minf(t, d + p->radius);
-			}
-			break;
-		}
-		case SINEW_SHAPE_TYPE_COUNT: break;
-		}
-	}
-	return t;
-}
-
 /* The body's motion over the step so far: from where it started to where the solver has it now,
  * its centre of mass moving on a straight line. */
 static sinew_sweep body_sweep(const sinew_world *w, const sinew_body *b)
@@ -342,8 +316,12 @@ void sinew_continuous_collide(sinew_world *w)
 		w->sweep_pivots[i].obstacle = SINEW_NULL_INDEX;
 		if (b->type != SINEW_DYNAMIC_BODY || b->shape_count == 0) continue;
 		const sinew_solver_body *sb = &w->solver_bodies[i];
-		float travel = sinew_length(sb->dp) + sinew_absf(sinew_rot_angle(sb->dq)) * b->max_extent;
-		if (travel < SINEW_CCD_FRACTION * thinnest(w, b)) continue;
+		float moved = sinew_length(sb->dp), slow = SINEW_CCD_FRACTION * b->thinnest;
+		/* Within a quarter turn |angle| <= (pi/2)|sin angle|: a body under the bound with 2|sin| (a
+		 * resting one, most of a pile) is under it with the angle too, and needs no atan2f */
+		if (sb->dq.c > 0.0f && moved + 2.0f * sinew_absf(sb->dq.s) * b->max_extent < slow) continue;
+		float travel = moved + sinew_absf(sinew_rot_angle(sb->dq)) * b->max_extent;
+		if (travel < slow) continue;
 		w->sweep_fractions[i] = first_impact(w, b, bi, &w->sweep_pivots[i]);
 		any = any || w->sweep_fractions[i] < 1.0f;
 		pivots = pivots || w->sweep_pivots[i].obstacle != SINEW_NULL_INDEX;

@@ -121,22 +121,29 @@ static bool link_bodies(sinew_world *w, int32_t ia, int32_t ib)
 
 /* Every touching contact and every joint of the awake dynamic bodies, each linking its bodies.
  * False when one reaches a sleeping body. */
+static bool link_contact(sinew_world *w, int32_t ia, int32_t ib)
+{
+	const int32_t *parent = w->island_parent;
+	if (parent[ia] >= 0) return link_bodies(w, ia, ib);
+	return parent[ib] < 0 || link_bodies(w, ib, ia);
+}
+
 static bool link_islands(sinew_world *w)
 {
 	const int32_t *parent = w->island_parent;
-	sinew_index_set *contacts = &w->awake_contacts;
-	sinew_index_set_flush(contacts);
-	int nc = (int)stbds_arrlen(contacts->items);
-	for (int k = 0; k < nc; ++k) {
-		const sinew_contact *c = &w->contacts[contacts->items[k]];
-		if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
-		int32_t ia = c->edges[0].body, ib = c->edges[1].body;
-		if (parent[ia] < 0) { /* the contact is awake, so one of its bodies is */
-			int32_t t = ia;
-			ia = ib;
-			ib = t;
+	if (w->touching_pairs_complete) { /* the narrowphase listed them: no pass over the contact pool */
+		int np = (int)stbds_arrlen(w->touching_pairs);
+		for (int k = 0; k < np; k += 2)
+			if (!link_contact(w, w->touching_pairs[k], w->touching_pairs[k + 1])) return false;
+	} else {
+		sinew_index_set *contacts = &w->awake_contacts;
+		sinew_index_set_flush(contacts);
+		int nc = (int)stbds_arrlen(contacts->items);
+		for (int k = 0; k < nc; ++k) {
+			const sinew_contact *c = &w->contacts[contacts->items[k]];
+			if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
+			if (!link_contact(w, c->edges[0].body, c->edges[1].body)) return false;
 		}
-		if (parent[ia] >= 0 && !link_bodies(w, ia, ib)) return false;
 	}
 	sinew_index_set *set = &w->awake_set;
 	int n = (int)stbds_arrlen(set->items);

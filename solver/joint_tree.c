@@ -84,9 +84,12 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
 	j->tree_node = jn;
 	/* its limits belong to the exact solve: solved one by one beside it, a limit would be undone by
 	 * every tree pass and wind its impulse up */
+	node->limit_row = -1;
 	for (int r = 0; r < j->row_count; ++r) {
 		sinew_row_constraint *rc = &w->joint_rows[j->row_start + r];
-		if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = node->has_limits = true;
+		if (rc->row.kind != SINEW_ROW_LIMIT) continue;
+		rc->tree_owned = node->has_limits = true;
+		if (node->limit_row < 0) node->limit_row = (int8_t)r;
 	}
 }
 
@@ -214,6 +217,14 @@ static void grow_trees(sinew_world *w)
 	}
 }
 
+static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
+{
+	double mass = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (w->tree_nodes[i].is_body) mass += 1.0 / (double)w->solver_bodies[w->tree_nodes[i].ref].inv_mass;
+	return mass;
+}
+
 /* Which trees sinew_joint_tree_presolve solves: those a contact of the step reaches (the contacts
  * are prepared before the joints), that close no loop, and whose bodies all have a radius of
  * gyration of at least SINEW_TREE_PRESOLVE_GYRATION of their size (see sinew_joint_tree_presolve). */
@@ -260,13 +271,14 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, false, false, false, false, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false, false};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
 			++end;
 		} while (end < count && w->tree_nodes[end].parent >= 0);
 		r.end = end;
+		r.mass = tree_mass(w, &r);
 		for (int32_t i = begin; i < end; ++i) w->tree_nodes[i].tree = (int32_t)stbds_arrlen(w->tree_ranges);
 		stbds_arrput(w->tree_ranges, r);
 	}
@@ -513,24 +525,15 @@ static void drop_limit(sinew_world *w, sinew_tree_node *n)
 	w->joint_rows[n->rows[n->dim]].in_tree = false;
 }
 
-/* The first of the joint's limits that `will_cross` says is crossed, or -1. */
-typedef bool (*crossing_fn)(const sinew_world *w, const sinew_row_constraint *rc, const sinew_tree_pass *pass);
+/* How a limit outside the block is tested (crossed_limit): crossed now; crossed within the substep at
+ * the velocities now (crosses_in_substep); crossed after the position correction found so far. */
+typedef enum { SINEW_CROSSED_NOW, SINEW_CROSSES_IN_SUBSTEP, SINEW_CROSSED_AFTER_CORRECTION } sinew_crossing;
 
-static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, crossing_fn will_cross, const sinew_tree_pass *pass)
-{
-	if (n->dim >= 3 || !n->has_limits) return -1;
-	for (int r = 0; r < n->row_count; ++r) {
-		const sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
-		if (rc->tree_owned && rc->eff_mass != 0.0f && will_cross(w, rc, pass)) return n->first_row + r;
-	}
-	return -1;
-}
-
+static bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass);
 /* The speed a limit in the block is solved to: with bias, closing the gap within the substep, or
  * leaving a crossed bound softly; without, standing still. */
-static double limit_target_speed(const sinew_world *w, const sinew_row_constraint *rc, float h, bool use_bias)
+static double limit_target_speed(const sinew_row_constraint *rc, float h, bool use_bias)
 {
-	SINEW_UNUSED(w);
 	float c = rc->row.c;
 	return use_bias && c > 0.0f ? -(double)c / (double)h : 0.0;
 }
@@ -539,18 +542,48 @@ static double limit_target_speed(const sinew_world *w, const sinew_row_constrain
  * agree with the target: a limit added for moving slower than its target must be pushed by the solve
  * (a positive impulse), or it is dropped at once and added again. An open gap may still be closed
  * within the substep. */
-static bool crosses_in_substep(const sinew_world *w, const sinew_row_constraint *rc, const sinew_tree_pass *pass)
+static bool crosses_in_substep(const sinew_row_constraint *rc, double speed, const sinew_tree_pass *pass)
 {
 	float c = rc->row.c;
-	double allowed = c > 0.0f ? -(double)c / (double)pass->h : limit_target_speed(w, rc, pass->h, pass->use_bias);
-	return (double)sinew_row_speed(w->solver_bodies, rc) < allowed;
+	double allowed = c > 0.0f ? -(double)c / (double)pass->h : limit_target_speed(rc, pass->h, pass->use_bias);
+	return speed < allowed;
+}
+
+/* The limit's row crossed by the test: `along` is its speed (SINEW_CROSSES_IN_SUBSTEP) or its share of
+ * the correction, J dx (SINEW_CROSSED_AFTER_CORRECTION). */
+static bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass)
+{
+	switch (test) {
+	case SINEW_CROSSED_NOW: return rc->row.c < 0.0f;
+	case SINEW_CROSSES_IN_SUBSTEP: return crosses_in_substep(rc, along, pass);
+	case SINEW_CROSSED_AFTER_CORRECTION: return (double)rc->row.c + along < 0.0;
+	}
+	return false;
+}
+
+/* The first of the joint's limits that the test finds crossed, or -1. A joint's limits are a pair
+ * (sinew_rows_limit: lower, then upper), the upper's Jacobian the lower's negated, so its speed and
+ * its share of a correction are the lower's negated, exactly (a sum of negated products is the
+ * negated sum): measured once for the two (the scans were 9 % of stickman_rain's instructions). */
+static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, sinew_crossing test, const sinew_tree_pass *pass)
+{
+	if (n->dim >= 3 || n->limit_row < 0) return -1;
+	int32_t lower = n->first_row + n->limit_row;
+	const sinew_row_constraint *rc = &w->joint_rows[lower];
+	if (rc->eff_mass == 0.0f) return -1; /* the upper's is the same */
+	double along = 0.0;
+	if (test == SINEW_CROSSES_IN_SUBSTEP) along = (double)sinew_row_speed(w->solver_bodies, rc);
+	else if (test == SINEW_CROSSED_AFTER_CORRECTION) along = sinew_tree_correction_along(w, rc);
+	if (limit_crossed(rc, along, test, pass)) return lower;
+	if (n->limit_row + 1 < n->row_count && limit_crossed(rc + 1, -along, test, pass)) return lower + 1;
+	return -1;
 }
 
 /* Rigid rows stand still: their position error is the projection's (sinew_joint_tree_project). */
 static double row_rhs(const sinew_world *w, const sinew_row_constraint *rc, bool is_limit, const sinew_tree_pass *pass)
 {
 	if (pass->position) return (double)rc->row.c;
-	double target = is_limit ? limit_target_speed(w, rc, pass->h, pass->use_bias) : 0.0;
+	double target = is_limit ? limit_target_speed(rc, pass->h, pass->use_bias) : 0.0;
 	return (double)sinew_row_speed(w->solver_bodies, rc) - target;
 }
 
@@ -672,22 +705,11 @@ double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constra
 	return s;
 }
 
-static bool crossed_now(const sinew_world *w, const sinew_row_constraint *rc, const sinew_tree_pass *pass)
-{
-	SINEW_UNUSED(w);
-	SINEW_UNUSED(pass);
-	return rc->row.c < 0.0f;
-}
-
-static bool crossed_after_correction(const sinew_world *w, const sinew_row_constraint *rc, const sinew_tree_pass *pass)
-{
-	SINEW_UNUSED(pass);
-	return (double)rc->row.c + sinew_tree_correction_along(w, rc) < 0.0;
-}
-
-/* Position: the block of every joint is its rigid rows and the limit it crosses now, if any. */
-/* Returns whether any block changed (else the factorisation of the velocity passes, which the last
- * change of their active set left, still holds). */
+/* Position: the block of every joint starts as the velocity passes left it, a joint with no limit in
+ * it taking the limit it crosses now, if any (the rounds of settle_limits reach the same answer from
+ * any start: the limits' problem has a unique solution, below; from the velocity passes' they are
+ * fewest, and the factorisation is kept more often). Returns whether any block changed (else the
+ * factorisation of the velocity passes, which the last change of their active set left, still holds). */
 static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
 	bool changed = false;
@@ -695,11 +717,11 @@ static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, co
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body || !n->has_limits) continue;
 		if (n->dim > n->rigid) continue;
-		int32_t before = -1;
-		int32_t ri = crossed_limit(w, n, crossed_now, pass);
-		if (ri >= 0) add_limit(w, n, ri);
-		if (ri != before) mark_stale(w, i, end);
-		changed = changed || ri != before;
+		int32_t ri = crossed_limit(w, n, SINEW_CROSSED_NOW, pass);
+		if (ri < 0) continue;
+		add_limit(w, n, ri);
+		mark_stale(w, i, end);
+		changed = true;
 	}
 	return changed;
 }
@@ -710,7 +732,7 @@ static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, co
  * found so far would. Returns whether anything changed. */
 static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
-	crossing_fn crosses = pass->position ? crossed_after_correction : crosses_in_substep;
+	sinew_crossing crosses = pass->position ? SINEW_CROSSED_AFTER_CORRECTION : SINEW_CROSSES_IN_SUBSTEP;
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (n->is_body) continue;
@@ -844,14 +866,6 @@ static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
 	return u;
 }
 
-static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
-{
-	double mass = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i)
-		if (w->tree_nodes[i].is_body) mass += 1.0 / (double)w->solver_bodies[w->tree_nodes[i].ref].inv_mass;
-	return mass;
-}
-
 double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
 {
 	double e = 0.0;
@@ -872,7 +886,7 @@ double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
  * ordinary solve). */
 double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, double e0, float h, bool full)
 {
-	double mass = tree_mass(w, r);
+	double mass = r->mass;
 	double gh = sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
 	double bound = 2.0 * e0 + mass * gh * gh;
 	if (!full) return bound;

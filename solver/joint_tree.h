@@ -18,6 +18,7 @@ typedef struct sinew_tree_node {
 	int32_t rows[3]; /* joint node: its rigid rows in world->joint_rows, then an active limit */
 	int32_t first_row; /* joint node: all its joint's rows, [first_row, first_row + row_count), kept */
 	int8_t row_count;  /* here so the solve need not reach into the joint */
+	int8_t limit_row;  /* joint node: where in its rows its pair of tree-owned limit rows starts, or -1 */
 	int8_t dim;
 	int8_t rigid;    /* joint node: how many of rows are rigid; a limit in the block comes after */
 	bool is_body;
@@ -30,6 +31,7 @@ typedef struct sinew_tree_node {
 typedef struct sinew_tree_range {
 	int32_t begin, end;
 	double energy; /* the ceiling on its kinetic plus potential energy (sinew_joint_tree_mark_energy) */
+	double mass;   /* of its bodies (for the energy bound of every velocity solve: found once a step) */
 	bool has_limits;
 	bool has_loops;  /* a loop-closing row solved with the trees reaches one of its bodies */
 	bool stiff;      /* its factorisation carries geometric stiffness (see sinew_joint_tree_solve) */

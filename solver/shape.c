@@ -208,6 +208,7 @@ static sinew_shape_id create_shape_unguarded(sinew_body_id body_id, const sinew_
 	s->generation = generation;
 	s->in_use = true;
 	s->geom = *geom;
+	s->bound = sinew_make_separation_bound(geom);
 	s->density = def->density;
 	s->friction = def->friction;
 	s->restitution = def->restitution;

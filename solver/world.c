@@ -317,6 +317,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->island_parent);
 	stbds_arrfree(w->island_keep);
 	stbds_arrfree(w->island_flags);
+	stbds_arrfree(w->touching_pairs);
 	sinew_index_set_free(&w->awake_set);
 	sinew_index_set_free(&w->awake_contacts);
 	stbds_arrfree(w->begin_events);
@@ -328,6 +329,8 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->joints);
 	stbds_arrfree(w->joint_rows);
 	stbds_arrfree(w->active_joints);
+	stbds_arrfree(w->effort_rows);
+	stbds_arrfree(w->sequential_rows);
 	stbds_arrfree(w->tree_nodes);
 	stbds_arrfree(w->tree_body_node);
 	stbds_arrfree(w->loop_rows);

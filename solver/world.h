@@ -4,6 +4,7 @@
 #define SINEW_WORLD_H
 
 #include "core.h"
+#include "separation.h"
 #include "sinew/sinew.h"
 
 #define SINEW_MAX_WORLDS 128
@@ -55,6 +56,7 @@ typedef struct sinew_body {
 	float linear_damping, angular_damping, gravity_scale;
 	float sleep_threshold, sleep_time;
 	float max_extent; /* largest distance from the centre of mass to a shape's surface */
+	float thinnest;   /* half-thickness of its thinnest solid shape (body.c), SINEW_HUGE without one */
 	void *user_data;
 	uint64_t creation_seq;
 	int32_t shape_list;   /* first shape, linked through sinew_shape.next */
@@ -74,6 +76,7 @@ typedef struct sinew_body {
 
 typedef struct sinew_shape {
 	sinew_geometry geom;
+	sinew_separation_bound bound; /* of geom, for the narrowphase's early out (contact.c) */
 	sinew_aabb aabb;     /* tight box at the last update */
 	sinew_aabb fat_aabb; /* the box stored in the tree */
 	float density, friction, restitution;
@@ -234,7 +237,7 @@ typedef struct sinew_world {
 	struct sinew_contact_wide *wide_constraints; /* the coloured constraints, eight lanes each, colour by colour */
 	int32_t colour_start[SINEW_GRAPH_COLOURS + 1]; /* each colour's first wide constraint */
 	int32_t colour_count[SINEW_GRAPH_COLOURS];     /* each colour's constraints (lanes in use) */
-	uint64_t *colour_bits;         /* per colour, a bit per solver slot: the moving bodies it has */
+	uint64_t *colour_bits;         /* per solver slot, a bit per colour it has (all set: a body that does not move) */
 	/* the contact position pass (contact_push.c): each constraint's geometry and lift (in
 	 * constraint_refs order), each solver slot's level above the fixed bodies, its constraints
 	 * (compressed rows), a queue, the visiting order and a counting sort's counts */
@@ -249,6 +252,10 @@ typedef struct sinew_world {
 	int32_t *island_parent;
 	uint8_t *island_keep;
 	int32_t *island_flags;
+	/* contact.c: the body pairs of the touching non-sensor contacts the narrowphase visited, and
+	 * whether those are all of the step's (no body woken during the walk) */
+	int32_t *touching_pairs;
+	bool touching_pairs_complete;
 	/* awake.c: the bodies the step solves (in use, enabled, awake, not static) and the contacts it
 	 * refreshes (with an awake body), kept as bodies wake, sleep, come and go */
 	sinew_index_set awake_set;
@@ -267,6 +274,8 @@ typedef struct sinew_world {
 	int32_t joint_count;
 	struct sinew_row_constraint *joint_rows; /* rows of the active joints this step */
 	int32_t *active_joints;
+	int32_t *effort_rows;     /* the springs and motors among joint_rows, in order (joint_solve.c) */
+	int32_t *sequential_rows; /* the other rows solved one by one: in no tree or loop, owned by no tree */
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
@@ -424,13 +433,13 @@ static inline void sinew_contact_store_point(sinew_contact *c, int j, float norm
 	mp->normal_velocity = velocity;
 }
 
-/* contact_wide.c: the coloured constraints, four at a time. colour gives every constraint_ref its
+/* contact_wide.c: the coloured constraints, eight at a time. colour gives every constraint_ref its
  * slot, sizes the wide constraints and world.constraints (the overflow) and pads the last block of
  * each colour; pack writes one constraint into its lane; read copies a lane's state back (anchors,
  * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
 void sinew_contacts_colour(sinew_world *world);
 void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
-/* The packed constraints' effective masses, eight lanes at a time (after every pack of the step). */
+/* The packed constraints' effective masses, four lanes at a time (after every pack of the step). */
 void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);

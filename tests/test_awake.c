@@ -243,12 +243,44 @@ static void islands_are_the_linked_stacks(void **state)
 	sinew_destroy_world(world);
 }
 
+/* A ball landing on a sleeping stack wakes the whole stack in the step it touches, not a box a
+ * step: the top box is woken in the middle of the narrowphase, after its contacts with the boxes
+ * below (lower in index order) were passed by, so the islands of that step cannot come from the
+ * contacts the narrowphase visited alone (solver/island.c). */
+static void landing_wakes_the_whole_stack_at_once(void **state)
+{
+	(void)state;
+	sinew_world_id world = make_world(NULL);
+	make_ground(world, 0.0f, 0.6f);
+	enum { N = 6 };
+	sinew_body_id box[N];
+	for (int k = 0; k < N; ++k) box[k] = make_box(world, 0.0f, 0.5f + (float)k, 0.5f, 0.5f, 1.0f, 0.6f);
+	int t = 0;
+	while (sinew_world_get_counters(world).awake_body_count > 0 && t < 600) {
+		step_n(world, 1);
+		t += 1;
+	}
+	assert_int_equal(sinew_world_get_counters(world).awake_body_count, 0);
+	sinew_body_id ball = make_ball(world, 0.0f, (float)N + 1.0f, 0.3f, 0.0f);
+	sinew_body_set_linear_velocity(ball, sinew_v2(0.0f, -4.0f));
+	for (t = 0; t < 120 && !sinew_body_is_awake(box[N - 1]); ++t) {
+		step_n(world, 1);
+		assert_true(sinew_world_validate(world));
+	}
+	assert_true(sinew_body_is_awake(box[N - 1]));
+	for (int k = 0; k < N; ++k) assert_true(sinew_body_is_awake(box[k]));
+	assert_int_equal(sinew_world_get_counters(world).awake_body_count, N + 1);
+	assert_int_equal(sinew_world_get_counters(world).island_count, 1);
+	sinew_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(awake_sets_follow_random_changes),
 		cmocka_unit_test(sleeping_pile_wakes_and_sleeps_again),
 		cmocka_unit_test(islands_are_the_linked_stacks),
+		cmocka_unit_test(landing_wakes_the_whole_stack_at_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,29 @@
+/* Internal: a floor under the separations the narrowphase (manifold.c) reports for a pair, from a
+ * few numbers kept per shape, so a pair whose fat boxes overlap but whose shapes are far apart
+ * needs no narrowphase (solver/contact.c). Not a public header. */
+#ifndef SINEW_SEPARATION_H
+#define SINEW_SEPARATION_H
+
+#include "core.h"
+#include "sinew/collision.h"
+
+/* Of one shape, in its body's frame, from a centre inside it: its core's farthest point; for a
+ * polygon the farthest of its face lines and the cosine of half the widest turn between
+ * neighbouring face normals (every direction is that close to a face normal); its rounding. */
+typedef struct sinew_separation_bound {
+	sinew_vec2 center;
+	float core;
+	float face;
+	float face_cos;
+	float radius;
+	bool polygon;
+} sinew_separation_bound;
+
+sinew_separation_bound sinew_make_separation_bound(const sinew_geometry *geometry);
+
+/* No point sinew_collide reports for the two shapes at these poses has a separation below this:
+ * while it is above the speculative distance, sinew_collide returns no point. */
+float sinew_separation_floor(const sinew_separation_bound *a, sinew_transform xfa, const sinew_separation_bound *b,
+                             sinew_transform xfb);
+
+#endif
