@@ -58,7 +58,7 @@ void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate,
  * its effective masses (constraint_masses: the coloured constraints get theirs eight lanes at a
  * time, contact_wide.c). */
 static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_t ib, softness soft,
-                            sinew_contact_constraint *cc)
+                            const sinew_tree_contact *tc, sinew_contact_constraint *cc)
 {
 	const sinew_contact *c = &w->contacts[ci];
 	const sinew_body *ba = &w->bodies[c->edges[0].body], *bb = &w->bodies[c->edges[1].body];
@@ -93,12 +93,14 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 		cp->relative_velocity = sinew_dot(nrm, dv);
 	}
 	cc->hold = ba->joint_count > 0 || bb->joint_count > 0;
+	cc->tree = tc->side >= 0;
 }
 
 /* The effective masses of constraint cc: of each point along the normal and the tangent, and the
  * 2x2 normal mass matrix of a two-point manifold (contact_wide.c computes the same, eight lanes at
- * a time, for the coloured constraints). */
-static void constraint_masses(const sinew_world *w, sinew_contact_constraint *cc)
+ * a time, for the coloured constraints), with what a joint tree adds along the normal (tree_k:
+ * contact_tree.c; such a constraint is never coloured). */
+static void constraint_masses(const sinew_world *w, const float *tree_k, sinew_contact_constraint *cc)
 {
 	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
 	float ma = sa->inv_mass, Ia = sa->inv_inertia, mb = sb->inv_mass, Ib = sb->inv_inertia;
@@ -106,7 +108,7 @@ static void constraint_masses(const sinew_world *w, sinew_contact_constraint *cc
 	for (int j = 0; j < cc->point_count; ++j) {
 		sinew_contact_point_constraint *cp = &cc->points[j];
 		float rna = sinew_cross(cp->r_a, nrm), rnb = sinew_cross(cp->r_b, nrm);
-		float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb;
+		float kn = ma + mb + Ia * rna * rna + Ib * rnb * rnb + tree_k[j];
 		cp->normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
 		float rta = sinew_cross(cp->r_a, tan), rtb = sinew_cross(cp->r_b, tan);
 		float kt = ma + mb + Ia * rta * rta + Ib * rtb * rtb;
@@ -117,9 +119,9 @@ static void constraint_masses(const sinew_world *w, sinew_contact_constraint *cc
 		sinew_vec2 ra0 = cc->points[0].r_a, rb0 = cc->points[0].r_b, ra1 = cc->points[1].r_a, rb1 = cc->points[1].r_b;
 		float rn_a0 = sinew_cross(ra0, nrm), rn_b0 = sinew_cross(rb0, nrm);
 		float rn_a1 = sinew_cross(ra1, nrm), rn_b1 = sinew_cross(rb1, nrm);
-		cc->k11 = ma + mb + Ia * rn_a0 * rn_a0 + Ib * rn_b0 * rn_b0;
-		cc->k22 = ma + mb + Ia * rn_a1 * rn_a1 + Ib * rn_b1 * rn_b1;
-		cc->k12 = ma + mb + Ia * rn_a0 * rn_a1 + Ib * rn_b0 * rn_b1;
+		cc->k11 = ma + mb + Ia * rn_a0 * rn_a0 + Ib * rn_b0 * rn_b0 + tree_k[0];
+		cc->k22 = ma + mb + Ia * rn_a1 * rn_a1 + Ib * rn_b1 * rn_b1 + tree_k[1];
+		cc->k12 = ma + mb + Ia * rn_a0 * rn_a1 + Ib * rn_b0 * rn_b1 + tree_k[2];
 		/* points too close together make K nearly singular: solve them one by one then */
 		cc->block = cc->k11 * cc->k11 < 1000.0f * (cc->k11 * cc->k22 - cc->k12 * cc->k12);
 	}
@@ -151,17 +153,19 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		sinew_constraint_ref ref = {ci, ia, ib, 0};
 		stbds_arrput(w->constraint_refs, ref);
 	}
+	sinew_contacts_tree_mass(w);
 	sinew_contacts_colour(w);
 	int count = (int)stbds_arrlen(w->constraint_refs);
 	for (int i = 0; i < count; ++i) {
 		const sinew_constraint_ref *ref = &w->constraint_refs[i];
 		sinew_contact_constraint cc;
-		make_constraint(w, ref->contact, ref->body_a, ref->body_b, soft, &cc);
+		make_constraint(w, ref->contact, ref->body_a, ref->body_b, soft, &w->tree_contacts[i], &cc);
+		cc.ref = i;
 		sinew_contacts_keep_push(w, i, &cc);
 		if (ref->slot >= 0) {
 			sinew_contacts_pack_wide(w, ref->slot, &cc);
 		} else {
-			constraint_masses(w, &cc);
+			constraint_masses(w, w->tree_contacts[i].k, &cc);
 			w->constraints[-1 - ref->slot] = cc;
 		}
 		if (cc.restitution != 0.0f) stbds_arrput(w->restitution_refs, i);
@@ -194,6 +198,11 @@ void sinew_contacts_warm_start(sinew_world *w, bool first_substep)
 				cp->total_normal_impulse += cp->normal_impulse;
 				cp->total_tangent_impulse += cp->tangent_impulse;
 			}
+			if (cc->tree) { /* the normal impulse through the tree (contact_tree.c) */
+				sinew_contact_tree_apply(w, cc, j, cp->normal_impulse);
+				apply_impulse(a, b, cp->r_a, cp->r_b, sinew_scale(cp->tangent_impulse, tan));
+				continue;
+			}
 			sinew_vec2 p = sinew_add(sinew_scale(cp->normal_impulse, cc->normal), sinew_scale(cp->tangent_impulse, tan));
 			apply_impulse(a, b, cp->r_a, cp->r_b, p);
 		}
@@ -211,13 +220,17 @@ static float relative_speed(const sinew_solver_body *a, const sinew_solver_body 
 }
 
 /* Apply a change of normal impulse to one point and keep the bookkeeping. */
-static void push_point(sinew_solver_body *a, sinew_solver_body *b, sinew_contact_point_constraint *cp, sinew_vec2 nrm,
-                       float total)
+static void push_point(sinew_world *w, sinew_contact_constraint *cc, int j, float total)
 {
+	sinew_contact_point_constraint *cp = &cc->points[j];
 	float impulse = total - cp->normal_impulse;
 	cp->normal_impulse = total;
 	cp->max_normal_impulse = sinew_maxf(cp->max_normal_impulse, impulse);
-	apply_impulse(a, b, cp->r_a, cp->r_b, sinew_scale(impulse, nrm));
+	if (cc->tree) {
+		sinew_contact_tree_apply(w, cc, j, impulse);
+		return;
+	}
+	apply_impulse(&w->solver_bodies[cc->body_a], &w->solver_bodies[cc->body_b], cp->r_a, cp->r_b, sinew_scale(impulse, cc->normal));
 }
 
 /* Both points of a two-point manifold at once, as a 2x2 linear complementarity problem: a box
@@ -226,8 +239,8 @@ static void push_point(sinew_solver_body *a, sinew_solver_body *b, sinew_contact
  * With accumulated impulses a, normal speeds vn, biases b and softness (ms, is), the soft update of
  * every active point is K x = (1 - is) K a - ms (vn + b); inactive points have x = 0 and a
  * separating speed. Enumerate the four cases; false when none fits (then solve one by one). */
-static bool solve_block(sinew_contact_constraint *cc, sinew_solver_body *a, sinew_solver_body *b, const float vn[2],
-                        const float bias[2], float ms, float is)
+static bool solve_block(sinew_world *w, sinew_contact_constraint *cc, const float vn[2], const float bias[2], float ms,
+                        float is)
 {
 	sinew_contact_point_constraint *p0 = &cc->points[0], *p1 = &cc->points[1];
 	float k11 = cc->k11, k12 = cc->k12, k22 = cc->k22;
@@ -248,8 +261,8 @@ static bool solve_block(sinew_contact_constraint *cc, sinew_solver_body *a, sine
 			}
 		}
 	}
-	push_point(a, b, p0, cc->normal, x0);
-	push_point(a, b, p1, cc->normal, x1);
+	push_point(w, cc, 0, x0);
+	push_point(w, cc, 1, x1);
 	return true;
 }
 
@@ -287,14 +300,14 @@ void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 		/* the block needs one softness for both points: both soft, or both rigid */
 		bool block = cc->point_count == 2 && cc->block && (soft_points == 0 || soft_points == 2);
 		float ms = soft_points ? cc->mass_scale : 1.0f, is = soft_points ? cc->impulse_scale : 0.0f;
-		if (!block || !solve_block(cc, a, b, vn, bias, ms, is)) {
+		if (!block || !solve_block(w, cc, vn, bias, ms, is)) {
 			for (int j = 0; j < cc->point_count; ++j) {
 				sinew_contact_point_constraint *cp = &cc->points[j];
 				bool soft = use_bias && bias[j] <= 0.0f;
 				float mass_scale = soft ? cc->mass_scale : 1.0f, impulse_scale = soft ? cc->impulse_scale : 0.0f;
 				float v = j == 0 ? vn[0] : relative_speed(a, b, cp, nrm);
 				float impulse = -cp->normal_mass * mass_scale * (v + bias[j]) - impulse_scale * cp->normal_impulse;
-				push_point(a, b, cp, nrm, sinew_maxf(cp->normal_impulse + impulse, 0.0f));
+				push_point(w, cc, j, sinew_maxf(cp->normal_impulse + impulse, 0.0f));
 			}
 		}
 		sinew_vec2 tan = sinew_right_perp(nrm);
@@ -344,7 +357,10 @@ void sinew_contacts_restitution(sinew_world *w)
 			 * infinity (found by fuzz_api) */
 			float vn = relative_speed(a, b, cp, cc->normal);
 			float bounce = sinew_minf(-(c->restitution * cp->relative_velocity), max_speed);
-			float impulse = -cp->normal_mass * (vn - bounce + 0.5f * cc->force_dv);
+			/* the bodies' own mass: no tree solve follows to spread a tree's (contact_tree.c) */
+			float rna = sinew_cross(cp->r_a, cc->normal), rnb = sinew_cross(cp->r_b, cc->normal);
+			float kn = a->inv_mass + b->inv_mass + a->inv_inertia * rna * rna + b->inv_inertia * rnb * rnb;
+			float impulse = -(kn > 0.0f ? 1.0f / kn : 0.0f) * (vn - bounce + 0.5f * cc->force_dv);
 			float total = sinew_maxf(cp->normal_impulse + impulse, 0.0f);
 			impulse = total - cp->normal_impulse;
 			cp->normal_impulse = total;

@@ -242,6 +242,8 @@ void sinew_contacts_colour(sinew_world *w)
 		/* a fixed body's bits are all set, so its side takes nothing away */
 		uint64_t taken = (*bits_a == SINEW_COLOURS_NONE ? 0 : *bits_a) | (*bits_b == SINEW_COLOURS_NONE ? 0 : *bits_b);
 		int colour = lowest_clear_bit(taken);
+		/* a contact that pushes a joint tree is solved one by one, through the tree (contact_tree.c) */
+		if (w->tree_contacts[i].side >= 0) colour = SINEW_GRAPH_COLOURS;
 		if (colour < SINEW_GRAPH_COLOURS) {
 			uint64_t bit = (uint64_t)1 << colour;
 			if (*bits_a != SINEW_COLOURS_NONE) *bits_a |= bit;

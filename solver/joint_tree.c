@@ -225,12 +225,12 @@ static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
 	return mass;
 }
 
-/* Which trees sinew_joint_tree_presolve solves: those a contact of the step reaches (the contacts
- * are prepared before the joints), that close no loop, and whose bodies all have a radius of
+/* Which trees sinew_joint_tree_presolve solves: those a contact of the step reaches (called once the
+ * step's contacts are prepared), that close no loop, and whose bodies all have a radius of
  * gyration of at least SINEW_TREE_PRESOLVE_GYRATION of their size (see sinew_joint_tree_presolve). */
 #define SINEW_TREE_PRESOLVE_GYRATION 0.1
 
-static void mark_presolve(sinew_world *w)
+void sinew_joint_tree_mark_presolve(sinew_world *w)
 {
 	int refs = (int)stbds_arrlen(w->constraint_refs);
 	for (int i = 0; i < refs; ++i) {
@@ -285,7 +285,6 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_keep, count);
 	forget_changed_roles(w);
 	sinew_joint_loops_find(w);
-	mark_presolve(w);
 	sinew_joint_tree_mark_energy(w);
 }
 
@@ -956,10 +955,9 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
 	return true;
 }
 
-/* One velocity pass over the trees (all, or only those marked for the presolve), with the fall-back;
- * returns whether a tree with loops dropped its stiffness (the loops must be factored again).
- * The fall-back: geometric stiffness is made of the last substep's impulses, and it feeds on them.
- * When a kinematic body cranks a tree that is pinned to a static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
+/* Each tree, then the loops through them. The fall-back: geometric stiffness is made of the last
+ * substep's impulses, and it feeds on them. When a kinematic body cranks a tree that is pinned to a
+ * static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
  * rows then ask for larger impulses still, and the next substep's stiffness is larger again: on
  * random switching of ragdoll parts between static, kinematic and dynamic, stiffness reached 10^8
  * times a body's inertia, impulses 10^14 N s, then NaN (test_joint_stress). A tree whose solve with
@@ -968,38 +966,48 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
  * the rest of the substep (the loops through it are factored again too). A solve without stiffness
  * that still fails the test (a tree whose rows conflict, or a non-finite answer) is put back and the
  * tree left unsolved in that pass: its joints stretch, and the projection pulls them in. */
-static bool solve_trees(sinew_world *w, const sinew_tree_pass *pass, bool presolve_only)
+static void solve_trees(sinew_world *w, float h, bool use_bias, const uint8_t *only, bool presolve_only)
 {
+	sinew_tree_pass pass = {h, use_bias, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	bool loops_changed = false;
+	bool loops_changed = false, loops = only == NULL && !presolve_only;
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
-		if (presolve_only && !r->presolve) continue;
-		if (!pass->use_bias && untouched_since_solve(w, r)) continue;
+		if ((only != NULL && !only[t]) || (presolve_only && !r->presolve)) continue;
+		loops = loops || r->has_loops;
+		if (!use_bias && untouched_since_solve(w, r)) continue;
 		r->solved = false;
 		double e0 = sinew_tree_keep_state(w, r);
-		bool settled = solve_tree(w, r, pass);
-		if (energy_plausible(w, r, e0, pass->h)) {
-			if (settled) record_solve(w, r, pass->use_bias);
+		bool settled = solve_tree(w, r, &pass);
+		if (energy_plausible(w, r, e0, h)) {
+			if (settled) record_solve(w, r, use_bias);
 			continue;
 		}
 		restore_tree(w, r);
 		if (!r->stiff) continue;
 		drop_stiffness(w, r);
 		loops_changed = loops_changed || r->has_loops;
-		settled = solve_tree(w, r, pass);
-		if (!energy_plausible(w, r, e0, pass->h)) restore_tree(w, r);
-		else if (settled) record_solve(w, r, pass->use_bias);
+		settled = solve_tree(w, r, &pass);
+		if (!energy_plausible(w, r, e0, h)) restore_tree(w, r);
+		else if (settled) record_solve(w, r, use_bias);
 	}
-	return loops_changed;
+	if (loops_changed) sinew_joint_loops_factor(w, h);
+	if (loops) sinew_joint_loops_solve(w, &pass);
 }
 
-/* Each tree, then the loops through them. */
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 {
-	sinew_tree_pass pass = {h, use_bias, false, false};
-	if (solve_trees(w, &pass, false)) sinew_joint_loops_factor(w, h);
-	sinew_joint_loops_solve(w, &pass);
+	solve_trees(w, h, use_bias, NULL, false);
+}
+
+/* The trees that free bodies' contacts push through (contact_tree.c), solved without bias before the
+ * biased contact pass: the contacts then see them moving as their joints let them (a shelf welded to
+ * the world does not fall at g h under a crate; read as the crate lifting off, that alone kept a
+ * crate 2.3 mm deep in it). */
+void sinew_joint_tree_hold(sinew_world *w, float h)
+{
+	if (stbds_arrlen(w->tree_response) == 0) return;
+	solve_trees(w, h, false, w->tree_held, false);
 }
 
 /* The trees that contacts touch, solved once after the warm start, before the first contact pass.
@@ -1013,7 +1021,7 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
  * at 1.8 mm/s for ever, and whole figures of a heap slid at 1-7 cm/s with sleep off (the fastest
  * bone from 10 to 11 s: 4.6 cm/s; 0.04 cm/s now, ragdoll_heap_comes_to_rest in tests/test_rest.c).
  * Solved here, the contacts see the joints' answer to their warm start.
- * Left out (mark_presolve):
+ * Left out (sinew_joint_tree_mark_presolve):
  * - trees no contact touches: their passes are unchanged, so contact-free chains and figures move
  *   exactly as before;
  * - trees with loops: a second biased loop solve per substep threw the crates of the taut bridge
@@ -1028,8 +1036,7 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
  *   84 cm. */
 void sinew_joint_tree_presolve(sinew_world *w, float h)
 {
-	sinew_tree_pass pass = {h, true, false, false};
-	if (solve_trees(w, &pass, true)) sinew_joint_loops_factor(w, h);
+	solve_trees(w, h, true, NULL, true);
 }
 
 /* A body's potential energy in gravity. */

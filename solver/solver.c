@@ -1,10 +1,12 @@
 /* One step of the soft-step solver over the awake bodies:
  *   gather awake bodies into contiguous solver state (velocities shifted back half a substep of
- *   forces when the user set them), prepare contact constraints, prepare joint rows and build the
- *   joint trees; then per substep h = dt / substeps: integrate velocities -> joint rows and tree
- *   factorisation at the current pose -> warm start joints and contacts -> the trees that contacts
- *   touch solved once (sinew_joint_tree_presolve) -> solve (joint rows,
- *   contacts, then the exact tree solve) with bias -> integrate positions -> relax without bias
+ *   forces when the user set them), prepare joint rows, build the joint trees and factor them for
+ *   the first substep, prepare contact constraints (a free body's contact on a tree takes the
+ *   tree's response, contact_tree.c); then per substep h = dt / substeps: integrate velocities ->
+ *   joint rows and tree factorisation at the current pose (after the first) -> warm start joints
+ *   and contacts -> the trees that contacts touch solved once (sinew_joint_tree_presolve) -> solve
+ *   (joint rows, the trees free bodies rest on without bias, contacts, then the exact tree solve)
+ *   with bias -> integrate positions -> relax without bias
  *   (twice) -> sum the substep's joint impulses; then continuous collision (fast bodies back to
  *   their time of impact), the joint trees' position projection, restitution, store impulses for
  *   the next step's warm start, joint reactions and breaking, and write the results back to the
@@ -148,23 +150,31 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 {
 	float h = dt / (float)substeps, inv_h = 1.0f / h;
 	gather_bodies(w, h);
-	sinew_contacts_prepare(w, h);
-	sinew_contacts_order_push(w);
 	/* like contacts, a correction rate stiffer than a quarter of the substep rate makes sequential
 	 * rows overshoot: cap it there */
 	float joint_hertz = sinew_minf(w->def.joint_hertz, 0.25f / h);
 	w->joint_bias_rate = sinew_soft_bias_rate(joint_hertz, w->def.joint_damping_ratio, h);
 	sinew_joints_prepare(w);
+	/* the first substep's rows and trees (they depend on the pose, not on velocities), before the
+	 * contacts, which take the trees' masses (contact_tree.c) */
+	sinew_joints_update_rows(w, h, true);
+	sinew_joint_tree_factor(w, h);
+	sinew_contacts_prepare(w, h);
+	sinew_contacts_order_push(w);
+	sinew_joint_tree_mark_presolve(w);
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);
-		sinew_joints_update_rows(w, h, i == 0);
-		sinew_joint_tree_factor(w, h);
+		if (i > 0) {
+			sinew_joints_update_rows(w, h, false);
+			sinew_joint_tree_factor(w, h);
+		}
 		sinew_joints_warm_start(w);
 		sinew_contacts_warm_start(w, i == 0);
 		/* the trees that contacts touch answer the warm start before the contacts see it */
 		sinew_joint_tree_presolve(w, h);
 		/* joints last in each pass: the tree solve leaves every tree joint exact */
 		sinew_joints_solve(w, h, true);
+		sinew_joint_tree_hold(w, h);
 		sinew_contacts_solve(w, inv_h, true);
 		sinew_joint_tree_solve(w, h, true);
 		integrate_positions(w, h);

@@ -157,6 +157,22 @@ typedef struct sinew_contact_point_constraint {
 	float total_normal_impulse, total_tangent_impulse; /* applied over the whole step */
 } sinew_contact_point_constraint;
 
+/* A contact point's response through a joint tree (contact_tree.c): per tree node, the velocity
+ * change of a body or the impulses of a joint's rigid rows for a unit impulse of the point. */
+typedef struct sinew_tree_response {
+	int32_t node;
+	float y[3];
+} sinew_tree_response;
+
+/* A contact constraint between a free body and a joint tree (contact_tree.c): what its points'
+ * normal masses and their coupling gain (k[0], k[1], k[2]), per point its run of responses in
+ * world->tree_response, and which side is on the tree (-1: neither, the bodies' own masses). */
+typedef struct sinew_tree_contact {
+	float k[3];
+	int32_t response[2][2];
+	int8_t side;
+} sinew_tree_contact;
+
 typedef struct sinew_contact_constraint {
 	sinew_contact_point_constraint points[2];
 	sinew_vec2 normal;
@@ -170,6 +186,8 @@ typedef struct sinew_contact_constraint {
 	int32_t body_a, body_b;                     /* solver body slots */
 	int32_t contact;                            /* index in the contact pool */
 	int32_t point_count;
+	int32_t ref;                                /* its place in constraint_refs */
+	bool tree;                                  /* pushes a joint tree through its response (contact_tree.c) */
 } sinew_contact_constraint;
 
 /* Where a contact constraint of the step lives: a lane of the coloured wide constraints, or the
@@ -245,6 +263,13 @@ typedef struct sinew_world {
 	int32_t *push_level, *push_start, *push_adjacent, *push_queue, *push_order, *push_count;
 	int32_t *push_supports; /* each solver slot's contacts with bodies of a lower level */
 	sinew_vec2 *push_before; /* each solver slot's dp before the pass */
+	/* free bodies on joint trees (contact_tree.c): per constraint (constraint_refs order) its part on
+	 * a tree, the responses, and the (tree, constraint, point) touches grouped by tree */
+	struct sinew_tree_contact *tree_contacts;
+	struct sinew_tree_response *tree_response;
+	struct sinew_tree_touch *tree_touches, *tree_touches_sorted;
+	int32_t *tree_touch_start;
+	uint8_t *tree_held; /* per tree: its contacts push through it */
 	int32_t *island_stack;
 	int32_t *island_bodies;
 	/* island.c: each body's parent in the step's union-find of islands, -1 for a body not in one
@@ -416,6 +441,9 @@ typedef struct sinew_push_constraint {
 	int32_t body_a, body_b, point_count;
 } sinew_push_constraint;
 void sinew_contacts_keep_push(sinew_world *world, int index, const sinew_contact_constraint *cc);
+/* contact_tree.c: the effective masses of contacts on joint trees (after the trees are factored) */
+void sinew_contacts_tree_mass(sinew_world *world);
+void sinew_contact_tree_apply(sinew_world *world, const sinew_contact_constraint *cc, int point, float impulse);
 void sinew_contacts_order_push(sinew_world *world);
 void sinew_contacts_push(sinew_world *world);
 
