@@ -256,12 +256,12 @@ static void collect_figure(sinew_world *w, int32_t seed)
 {
 	int32_t mark = -3 - w->step_index;
 	stbds_arrsetlen(w->island_stack, 0);
-	stbds_arrsetlen(w->island_bodies, 0);
+	stbds_arrsetlen(w->figure_bodies, 0);
 	stbds_arrput(w->island_stack, seed);
 	w->bodies[seed].island_mark = mark;
 	while (stbds_arrlen(w->island_stack) > 0) {
 		int32_t bi = stbds_arrpop(w->island_stack);
-		stbds_arrput(w->island_bodies, bi);
+		stbds_arrput(w->figure_bodies, bi);
 		for (int32_t ji = w->bodies[bi].joint_list; ji != SINEW_NULL_INDEX;) {
 			const sinew_joint *j = &w->joints[ji];
 			int e = sinew_joint_edge_of(j, bi);
@@ -290,10 +290,10 @@ static void rewind_all(sinew_world *w, int n)
 			continue;
 		}
 		collect_figure(w, w->awake_bodies[i]);
-		int m = (int)stbds_arrlen(w->island_bodies);
-		for (int k = 0; k < m; ++k) t = sinew_minf(t, w->sweep_fractions[w->bodies[w->island_bodies[k]].solver_index]);
+		int m = (int)stbds_arrlen(w->figure_bodies);
+		for (int k = 0; k < m; ++k) t = sinew_minf(t, w->sweep_fractions[w->bodies[w->figure_bodies[k]].solver_index]);
 		for (int k = 0; k < m; ++k) {
-			sinew_body *member = &w->bodies[w->island_bodies[k]];
+			sinew_body *member = &w->bodies[w->figure_bodies[k]];
 			rewind_body(w, member, t);
 			w->sweep_fractions[member->solver_index] = 2.0f;
 		}

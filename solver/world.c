@@ -320,6 +320,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->push_before);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);
+	stbds_arrfree(w->figure_bodies);
 	stbds_arrfree(w->island_parent);
 	stbds_arrfree(w->island_keep);
 	stbds_arrfree(w->island_flags);

@@ -272,6 +272,7 @@ typedef struct sinew_world {
 	uint8_t *tree_held; /* per tree: its contacts push through it */
 	int32_t *island_stack;
 	int32_t *island_bodies;
+	int32_t *figure_bodies; /* continuous.c: one figure to rewind; island_bodies is still needed by the sleep update */
 	/* island.c: each body's parent in the step's union-find of islands, -1 for a body not in one
 	 * (every body between steps), and whether it keeps its island awake; each island's flags */
 	int32_t *island_parent;
