@@ -162,6 +162,8 @@ void sinew_joint_tree_build(sinew_world *w);
 void sinew_joint_tree_factor(sinew_world *w, float h);
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias);
 void sinew_joint_tree_hold(sinew_world *w, float h);
+void sinew_joint_tree_mark_presolve(sinew_world *w);
+void sinew_joint_tree_presolve(sinew_world *w, float h);
 void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h);
 void sinew_joint_tree_mark_energy(sinew_world *w);
 void sinew_joint_loops_warm_start(sinew_world *w);

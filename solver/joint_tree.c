@@ -225,6 +225,37 @@ static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
 	return mass;
 }
 
+/* Which trees sinew_joint_tree_presolve solves: those a contact of the step reaches (called once the
+ * step's contacts are prepared), that close no loop, and whose bodies all have a radius of
+ * gyration of at least SINEW_TREE_PRESOLVE_GYRATION of their size (see sinew_joint_tree_presolve). */
+#define SINEW_TREE_PRESOLVE_GYRATION 0.1
+
+void sinew_joint_tree_mark_presolve(sinew_world *w)
+{
+	int refs = (int)stbds_arrlen(w->constraint_refs);
+	for (int i = 0; i < refs; ++i) {
+		int32_t slots[2] = {w->constraint_refs[i].body_a, w->constraint_refs[i].body_b};
+		for (int e = 0; e < 2; ++e) {
+			int32_t node = slots[e] > 0 ? w->tree_body_node[slots[e]] : -1;
+			if (node >= 0) w->tree_ranges[w->tree_nodes[node].tree].presolve = true;
+		}
+	}
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	const double g = SINEW_TREE_PRESOLVE_GYRATION;
+	for (int t = 0; t < trees; ++t) {
+		sinew_tree_range *r = &w->tree_ranges[t];
+		if (r->has_loops) r->presolve = false;
+		for (int32_t i = r->begin; i < r->end && r->presolve; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			if (!n->is_body) continue;
+			const sinew_solver_body *b = &w->solver_bodies[n->ref];
+			double size = (double)w->bodies[w->awake_bodies[n->ref]].max_extent;
+			/* I / m < (g size)^2, in inverses */
+			if ((double)b->inv_mass < g * g * size * size * (double)b->inv_inertia) r->presolve = false;
+		}
+	}
+}
+
 /* A tree per fixed joint, whatever the number of loops. With many loops (solved by conjugate
  * gradients, joint_loops.c) a tree grown from one of joint_grid's seven pins left the other eight
  * fixed joints as loops through the ground carrying most of the grid's weight, and the conjugate
@@ -240,7 +271,7 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false, false};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
@@ -935,14 +966,14 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
  * the rest of the substep (the loops through it are factored again too). A solve without stiffness
  * that still fails the test (a tree whose rows conflict, or a non-finite answer) is put back and the
  * tree left unsolved in that pass: its joints stretch, and the projection pulls them in. */
-static void solve_trees(sinew_world *w, float h, bool use_bias, const uint8_t *only)
+static void solve_trees(sinew_world *w, float h, bool use_bias, const uint8_t *only, bool presolve_only)
 {
 	sinew_tree_pass pass = {h, use_bias, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	bool loops_changed = false, loops = only == NULL;
+	bool loops_changed = false, loops = only == NULL && !presolve_only;
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
-		if (only != NULL && !only[t]) continue;
+		if ((only != NULL && !only[t]) || (presolve_only && !r->presolve)) continue;
 		loops = loops || r->has_loops;
 		if (!use_bias && untouched_since_solve(w, r)) continue;
 		r->solved = false;
@@ -966,7 +997,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, const uint8_t *o
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 {
-	solve_trees(w, h, use_bias, NULL);
+	solve_trees(w, h, use_bias, NULL, false);
 }
 
 /* The trees that free bodies' contacts push through (contact_tree.c), solved without bias before the
@@ -976,7 +1007,36 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 void sinew_joint_tree_hold(sinew_world *w, float h)
 {
 	if (stbds_arrlen(w->tree_response) == 0) return;
-	solve_trees(w, h, false, w->tree_held);
+	solve_trees(w, h, false, w->tree_held, false);
+}
+
+/* The trees that contacts touch, solved once after the warm start, before the first contact pass.
+ * Tree impulses are not warm started (their matrix carries geometric stiffness), so after the warm
+ * start a jointed body moves as its contacts' stored impulses alone push it, without the joint
+ * impulses that balanced them: the bones of a ragdoll lying on the ground move at several cm/s each
+ * way. The first contact pass answered those speeds, its friction clamped by each point's own cone,
+ * and the tree pass after it spread what friction did over the figure as a net push; the relax
+ * passes pushed back about as much, but they run after the positions are integrated, so the figure
+ * slid. Measured with a per-pass trace of the figure's momentum: a lone ragdoll on flat ground crept
+ * at 1.8 mm/s for ever, and whole figures of a heap slid at 1-7 cm/s with sleep off (the fastest
+ * bone from 10 to 11 s: 4.6 cm/s; 0.04 cm/s now, ragdoll_heap_comes_to_rest in tests/test_rest.c).
+ * Solved here, the contacts see the joints' answer to their warm start.
+ * Left out (sinew_joint_tree_mark_presolve):
+ * - trees no contact touches: their passes are unchanged, so contact-free chains and figures move
+ *   exactly as before;
+ * - trees with loops: a second biased loop solve per substep threw the crates of the taut bridge
+ *   (test_joint_loops) off it at 51 m/s, and the trees alone, without their loops, are the wrong
+ *   answer (an open chain for a bridge: the crates thrown at 61 m/s);
+ * - trees with a body whose radius of gyration is under a tenth of its size (a turning inertia no
+ *   shape gives, set by the user): a contact's stored impulse turns such a body at hundreds of rad/s
+ *   (a 1000 kg hip of 0.001 kg m^2 at 0.1 m: 800 rad/s), which its own contact takes back at once
+ *   in the contact pass, but which the tree, answering first, spread through the figure: in
+ *   heavy_hips_stay_finite (test_joint_stress) the fastest turn rose from 290 to 1464 rad/s, the
+ *   energy fall-back fired thousands of times and the worst joint separation went from 1.1 cm to
+ *   84 cm. */
+void sinew_joint_tree_presolve(sinew_world *w, float h)
+{
+	solve_trees(w, h, true, NULL, true);
 }
 
 /* A body's potential energy in gravity. */

@@ -4,8 +4,9 @@
  *   the first substep, prepare contact constraints (a free body's contact on a tree takes the
  *   tree's response, contact_tree.c); then per substep h = dt / substeps: integrate velocities ->
  *   joint rows and tree factorisation at the current pose (after the first) -> warm start joints
- *   and contacts -> solve (joint rows, the trees free bodies rest on without bias, contacts, then
- *   the exact tree solve) with bias -> integrate positions -> relax without bias
+ *   and contacts -> the trees that contacts touch solved once (sinew_joint_tree_presolve) -> solve
+ *   (joint rows, the trees free bodies rest on without bias, contacts, then the exact tree solve)
+ *   with bias -> integrate positions -> relax without bias
  *   (twice) -> sum the substep's joint impulses; then continuous collision (fast bodies back to
  *   their time of impact), the joint trees' position projection, restitution, store impulses for
  *   the next step's warm start, joint reactions and breaking, and write the results back to the
@@ -160,6 +161,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	sinew_joint_tree_factor(w, h);
 	sinew_contacts_prepare(w, h);
 	sinew_contacts_order_push(w);
+	sinew_joint_tree_mark_presolve(w);
 	for (int i = 0; i < substeps; ++i) {
 		integrate_velocities(w);
 		if (i > 0) {
@@ -168,6 +170,8 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 		}
 		sinew_joints_warm_start(w);
 		sinew_contacts_warm_start(w, i == 0);
+		/* the trees that contacts touch answer the warm start before the contacts see it */
+		sinew_joint_tree_presolve(w, h);
 		/* joints last in each pass: the tree solve leaves every tree joint exact */
 		sinew_joints_solve(w, h, true);
 		sinew_joint_tree_hold(w, h);

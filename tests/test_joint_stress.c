@@ -128,7 +128,7 @@ static type_run random_body_types(uint32_t seed)
  * kinematic part against a static one, loop solves near a singular S, warm starts carried across a
  * change of solver, and projections of metres at once; see docs/joints.md "Known limits"). Seeds 1-5
  * and 13, 900 steps each: every body finite after every step, no engine error, no dynamic body faster
- * than 350 m/s (the speed clamp is 400 m/s; measured up to 261 m/s, and it moved between 65 and 261
+ * than 350 m/s (the speed clamp is 400 m/s; measured up to 156 m/s, and it moved between 65 and 281
  * with every change of the solver's details: light parts are still thrown hard while kinematic parts
  * drag their figures), none further than 100 m from where the figures
  * stand (a kinematic part can travel about 37 m), and once all parts are dynamic again every joint
