@@ -115,6 +115,9 @@ static inline float sinew_row_speed(const sinew_solver_body *bodies, const sinew
 /* joints/<type>.c: the rows of one joint type for the current body state. Returns the row count. */
 int sinew_pin_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
+/* only the rows' position errors c, in the same order, the same to the bit (the tree projection's
+ * errors after every substep, sinew_joints_update_errors): the count */
+int sinew_revolute_errors(const sinew_joint *j, const sinew_joint_frame *f, float *c);
 int sinew_prismatic_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_weld_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_distance_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
@@ -129,6 +132,7 @@ void sinew_row_swing(sinew_joint_row *row, const sinew_joint_frame *f, float c);
 int sinew_rows_limit(sinew_joint_row *rows, const sinew_joint_row *shape, float value, float lower, float upper);
 /* the two limit rows of a world-frame (swing) limit; a crossed bound's error capped (joint_rows.c) */
 int sinew_rows_swing_limit(sinew_joint_row *rows, const sinew_joint *j, const sinew_joint_frame *f);
+void sinew_swing_limit_errors(const sinew_joint *j, const sinew_joint_frame *f, float *c); /* their two errors */
 int sinew_rows_motor(sinew_joint_row *rows, const sinew_joint_row *shape, const sinew_joint_motor *motor);
 int sinew_rows_spring(sinew_joint_row *rows, const sinew_joint_row *shape, float value, const sinew_joint_spring *spring);
 

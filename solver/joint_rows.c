@@ -139,12 +139,9 @@ void sinew_row_swing(sinew_joint_row *row, const sinew_joint_frame *f, float c)
 	row->c = c;
 }
 
-int sinew_rows_swing_limit(sinew_joint_row *rows, const sinew_joint *j, const sinew_joint_frame *f)
+void sinew_swing_limit_errors(const sinew_joint *j, const sinew_joint_frame *f, float *c)
 {
 	float phi = sinew_joint_swing_in_band(j, f);
-	sinew_joint_row swing;
-	sinew_row_swing(&swing, f, phi);
-	int n = sinew_rows_limit(rows, &swing, phi, j->limit.lower, j->limit.upper);
 	/* A crossed world-frame bound is closed at most SINEW_SWING_MAX_CORRECTION per correction. The
 	 * row is against the world's directions, not the parent's: a figure whose ground contacts push
 	 * a limb past its world bound (or whose limb folded through its parent and flipped the swing half
@@ -154,7 +151,18 @@ int sinew_rows_swing_limit(sinew_joint_row *rows, const sinew_joint *j, const si
 	 * 29 px). A tree's velocity pass holds a crossed bound still (no bias), so there the cap only paces
 	 * the projection, about 14 degrees a frame at 60 Hz and 4 substeps; a row solved one by one (a soft
 	 * pin's) has its bias bounded by it. Either way the bound stays rigid against further crossing. */
-	for (int k = 0; k < n; ++k) rows[k].c = sinew_maxf(rows[k].c, -SINEW_SWING_MAX_CORRECTION);
+	c[0] = sinew_maxf(phi - j->limit.lower, -SINEW_SWING_MAX_CORRECTION);
+	c[1] = sinew_maxf(j->limit.upper - phi, -SINEW_SWING_MAX_CORRECTION);
+}
+
+int sinew_rows_swing_limit(sinew_joint_row *rows, const sinew_joint *j, const sinew_joint_frame *f)
+{
+	float c[2];
+	sinew_swing_limit_errors(j, f, c);
+	sinew_joint_row swing;
+	sinew_row_swing(&swing, f, 0.0f);
+	int n = sinew_rows_limit(rows, &swing, 0.0f, 0.0f, 0.0f);
+	for (int k = 0; k < n; ++k) rows[k].c = c[k];
 	return n;
 }
 

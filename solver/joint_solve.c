@@ -127,6 +127,17 @@ void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
 	}
 }
 
+/* A joint's rows' position errors alone, where its type can give them without building the rows
+ * (the revolute joints figures are made of: 3 % of stickman_rain's instructions); the same to the bit. */
+static int joint_errors(const sinew_joint *j, const sinew_joint_frame *f, float *c)
+{
+	if (j->type == SINEW_REVOLUTE_JOINT) return sinew_revolute_errors(j, f, c);
+	sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
+	int count = joint_rows(j, f, rows);
+	for (int r = 0; r < count; ++r) c[r] = rows[r].c;
+	return count;
+}
+
 void sinew_joints_update_errors(sinew_world *w)
 {
 	int n = (int)stbds_arrlen(w->active_joints);
@@ -134,9 +145,9 @@ void sinew_joints_update_errors(sinew_world *w)
 		const sinew_joint *j = &w->joints[w->active_joints[i]];
 		if (j->tree_node == -1) continue; /* neither in a tree nor closing a loop */
 		sinew_joint_frame f = sinew_joint_current_frame(w, j);
-		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
-		int count = joint_rows(j, &f, rows);
-		for (int r = 0; r < count && r < j->row_count; ++r) w->joint_rows[j->row_start + r].row.c = rows[r].c;
+		float c[SINEW_MAX_JOINT_ROWS];
+		int count = joint_errors(j, &f, c);
+		for (int r = 0; r < count && r < j->row_count; ++r) w->joint_rows[j->row_start + r].row.c = c[r];
 	}
 }
 

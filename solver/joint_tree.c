@@ -1049,6 +1049,8 @@ static double potential(const sinew_world *w, int32_t slot)
 	return -(gx * c.x + gy * c.y) / (double)b->inv_mass;
 }
 
+/* The tree's energy after a projection inside a step: its bodies' potential energies were kept in
+ * their nodes when they moved (sinew_joint_tree_project), and only velocities changed since. */
 static double tree_energy(const sinew_world *w, int32_t begin, int32_t end)
 {
 	double e = 0.0;
@@ -1056,7 +1058,7 @@ static double tree_energy(const sinew_world *w, int32_t begin, int32_t end)
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) continue;
 		const sinew_solver_body *b = &w->solver_bodies[n->ref];
-		e += kinetic(b, b->v.x, b->v.y, b->w) + potential(w, n->ref);
+		e += kinetic(b, b->v.x, b->v.y, b->w) + n->potential;
 	}
 	return e;
 }
@@ -1127,7 +1129,7 @@ static double correction_share(const sinew_world *w, const sinew_tree_range *r, 
 		cross += ((double)b->v.x * dvx + (double)b->v.y * dvy) / (double)b->inv_mass;
 		if (b->inv_inertia > 0.0f) cross += (double)b->w * dw / (double)b->inv_inertia;
 		square += kinetic(b, dvx, dvy, dw);
-		p += potential(w, n->ref);
+		p += n->potential;
 	}
 	/* E(a) = k0 + a cross + a^2 square + p, with cross = v . M dv and square = |dv|^2_M / 2 */
 	double slack = r->energy - (k0 + p);
@@ -1200,15 +1202,17 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 	for (int t = 0; t < trees; ++t) {
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
 		bool trusted = trust_region(w, &w->tree_ranges[t]);
+		bool energy = inv_h > 0.0f && trusted; /* the correction adds velocity: energies are measured below */
 		for (int32_t i = begin; i < end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
+			sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
 			sinew_solver_body *b = &w->solver_bodies[n->ref];
 			b->dp.x += (float)n->y[0];
 			b->dp.y += (float)n->y[1];
 			if (b->inv_inertia > 0.0f) b->dq = sinew_integrate_rot(b->dq, (float)n->y[2]);
+			if (energy) n->potential = potential(w, n->ref); /* once: both energies below read it */
 		}
-		if (inv_h <= 0.0f || !trusted) continue;
+		if (!energy) continue;
 		float share = inv_h * (float)correction_share(w, &w->tree_ranges[t], inv_h);
 		for (int32_t i = begin; i < end; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
