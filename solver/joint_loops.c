@@ -462,7 +462,7 @@ static double loop_share(const sinew_world *w, float h)
 		if (!r->has_loops) continue;
 		double e = sinew_tree_kinetic(w, r);
 		k0 += e;
-		bound += sinew_tree_energy_bound(w, r, e, h, true);
+		bound += sinew_tree_energy_bound(w, r, e, h, false);
 		for (int32_t i = r->begin; i < r->end; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
@@ -474,6 +474,15 @@ static double loop_share(const sinew_world *w, float h)
 		}
 	}
 	if (!isfinite(cross) || !isfinite(square)) return 0.0;
+	/* The full bound is never below the cheap one (sinew_tree_energy_bound), so a share of 1 that
+	 * the cheap bound allows the full one allows too; the full bound walks every body's joints for
+	 * kinematic neighbours, so it is summed only when the cheap one is not enough. */
+	if (k0 + cross + square <= bound) return 1.0;
+	bound = 0.0;
+	for (int t = 0; t < trees; ++t) {
+		const sinew_tree_range *r = &w->tree_ranges[t];
+		if (r->has_loops) bound += sinew_tree_energy_bound(w, r, sinew_tree_kinetic(w, r), h, true);
+	}
 	if (k0 + cross + square <= bound) return 1.0;
 	double slack = bound - k0;
 	if (slack <= 0.0 || square <= 0.0) return 0.0;
