@@ -462,6 +462,7 @@ static void warm_start_avx(sinew_world *w, bool first_substep)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		int lanes = w->colour_count[c];
 		for (; lanes > 4; lanes -= WIDE_LANES) warm_block_avx8(bodies, cw++, 0, first_substep);
@@ -476,6 +477,7 @@ KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, bool use_bias)
 	pass_avx4 ps4 = make_pass_avx4(w, inv_h);
 	pass_avx8 ps8 = make_pass_avx8(w, inv_h);
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		int lanes = w->colour_count[c];
 		for (; lanes > 4; lanes -= WIDE_LANES) solve_block_avx8(bodies, cw++, 0, &ps8, use_bias);
@@ -514,6 +516,7 @@ void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
 	}
 #endif
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
 			warm_block_4(w->solver_bodies, cw, 0, first_substep);
@@ -528,6 +531,7 @@ KERNEL_INLINE void solve_colours_4(sinew_world *w, float inv_h, bool use_bias)
 {
 	pass_4 ps = make_pass_4(w, inv_h);
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
+		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
 			solve_block_4(w->solver_bodies, cw, 0, &ps, use_bias);
