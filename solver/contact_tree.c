@@ -16,9 +16,10 @@
  * kept, and every normal impulse the contact passes give the point (its warm start too) is applied
  * to the tree through it: the tree's bodies move as the joints let them and the tree's rigid rows
  * carry the load (so joint reactions still count it), and the point's effective mass is the one of
- * that response: the passes are Gauss-Seidel on the jointed system itself. Before the biased contact
- * pass the trees with such contacts are solved once without bias (sinew_joint_tree_hold), so that
- * their bodies no longer fall at g h where their joints hold them. Friction and restitution keep the
+ * that response: the passes are Gauss-Seidel on the jointed system itself. Before the first contact
+ * pass the trees that contacts touch are solved once after the warm starts (sinew_joint_tree_presolve,
+ * which covers these trees too), so that their bodies no longer fall at g h where their joints hold
+ * them. Friction and restitution keep the
  * bodies' own masses (no tree solve follows restitution).
  *
  * Where it is not done, and why (measured, docs/joints.md "Known limits"):
@@ -144,8 +145,6 @@ void sinew_contacts_tree_mass(sinew_world *w)
 	stbds_arrsetlen(w->tree_contacts, refs);
 	for (int i = 0; i < refs; ++i) w->tree_contacts[i] = (sinew_tree_contact){{0.0f, 0.0f, 0.0f}, {{0, 0}, {0, 0}}, -1};
 	stbds_arrsetlen(w->tree_response, 0);
-	stbds_arrsetlen(w->tree_held, trees);
-	for (int t = 0; t < trees; ++t) w->tree_held[t] = 0;
 	if (trees == 0) return;
 	/* the points of free bodies on loop-free trees, grouped by tree (a counting sort that keeps the
 	 * constraint order) */
@@ -173,7 +172,6 @@ void sinew_contacts_tree_mass(sinew_world *w)
 		int count = start[t + 1] - start[t];
 		int64_t nodes = w->tree_ranges[t].end - w->tree_ranges[t].begin;
 		if (count == 0 || (int64_t)count * nodes > SINEW_TREE_CONTACT_WORK) continue;
-		w->tree_held[t] = 1;
 		for (int k = start[t]; k < start[t + 1]; ++k) {
 			const sinew_tree_touch *p = &w->tree_touches_sorted[k];
 			int e = tree_of(w, w->constraint_refs[p->ref].body_a) == t ? 0 : 1;

@@ -161,7 +161,6 @@ int sinew_joint_edge_of(const sinew_joint *j, int32_t body);
 void sinew_joint_tree_build(sinew_world *w);
 void sinew_joint_tree_factor(sinew_world *w, float h);
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias);
-void sinew_joint_tree_hold(sinew_world *w, float h);
 void sinew_joint_tree_mark_presolve(sinew_world *w);
 void sinew_joint_tree_presolve(sinew_world *w, float h);
 void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h);

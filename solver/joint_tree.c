@@ -966,14 +966,14 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
  * the rest of the substep (the loops through it are factored again too). A solve without stiffness
  * that still fails the test (a tree whose rows conflict, or a non-finite answer) is put back and the
  * tree left unsolved in that pass: its joints stretch, and the projection pulls them in. */
-static void solve_trees(sinew_world *w, float h, bool use_bias, const uint8_t *only, bool presolve_only)
+static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_only)
 {
 	sinew_tree_pass pass = {h, use_bias, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	bool loops_changed = false, loops = only == NULL && !presolve_only;
+	bool loops_changed = false, loops = !presolve_only;
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
-		if ((only != NULL && !only[t]) || (presolve_only && !r->presolve)) continue;
+		if (presolve_only && !r->presolve) continue;
 		loops = loops || r->has_loops;
 		if (!use_bias && untouched_since_solve(w, r)) continue;
 		r->solved = false;
@@ -997,17 +997,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, const uint8_t *o
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
 {
-	solve_trees(w, h, use_bias, NULL, false);
-}
-
-/* The trees that free bodies' contacts push through (contact_tree.c), solved without bias before the
- * biased contact pass: the contacts then see them moving as their joints let them (a shelf welded to
- * the world does not fall at g h under a crate; read as the crate lifting off, that alone kept a
- * crate 2.3 mm deep in it). */
-void sinew_joint_tree_hold(sinew_world *w, float h)
-{
-	if (stbds_arrlen(w->tree_response) == 0) return;
-	solve_trees(w, h, false, w->tree_held, false);
+	solve_trees(w, h, use_bias, false);
 }
 
 /* The trees that contacts touch, solved once after the warm start, before the first contact pass.
@@ -1036,7 +1026,7 @@ void sinew_joint_tree_hold(sinew_world *w, float h)
  *   84 cm. */
 void sinew_joint_tree_presolve(sinew_world *w, float h)
 {
-	solve_trees(w, h, true, NULL, true);
+	solve_trees(w, h, true, true);
 }
 
 /* A body's potential energy in gravity. */

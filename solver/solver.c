@@ -174,7 +174,6 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 		sinew_joint_tree_presolve(w, h);
 		/* joints last in each pass: the tree solve leaves every tree joint exact */
 		sinew_joints_solve(w, h, true);
-		sinew_joint_tree_hold(w, h);
 		sinew_contacts_solve(w, inv_h, true);
 		sinew_joint_tree_solve(w, h, true);
 		integrate_positions(w, h);

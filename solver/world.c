@@ -316,7 +316,6 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->tree_touches);
 	stbds_arrfree(w->tree_touches_sorted);
 	stbds_arrfree(w->tree_touch_start);
-	stbds_arrfree(w->tree_held);
 	stbds_arrfree(w->push_before);
 	stbds_arrfree(w->island_stack);
 	stbds_arrfree(w->island_bodies);

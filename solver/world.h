@@ -269,7 +269,6 @@ typedef struct sinew_world {
 	struct sinew_tree_response *tree_response;
 	struct sinew_tree_touch *tree_touches, *tree_touches_sorted;
 	int32_t *tree_touch_start;
-	uint8_t *tree_held; /* per tree: its contacts push through it */
 	int32_t *island_stack;
 	int32_t *island_bodies;
 	int32_t *figure_bodies; /* continuous.c: one figure to rewind; island_bodies is still needed by the sleep update */
