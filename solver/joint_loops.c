@@ -38,6 +38,15 @@
  * freedom, or rows frozen by the geometric stiffness), and its exact solve asks for impulses without
  * bound along the null space; the row it drops is left to stretch instead. */
 #define SINEW_LOOP_RANK 1e-8
+/* Rounding allowed in the loops' energy test, relative to the loop trees' kinetic energy. */
+#define SINEW_LOOP_ROUNDING 1e-6
+/* The fastest a biased pass asks a loop row to close its error, m/s (scaled by the world's length
+ * units). Closing it within the substep asked for C / h: a joint stretched by metres (a kinematic part
+ * carried it from a static one) asked for thousands of m/s, and one biased loop solve threw a 36 g
+ * hand at 802 m/s (test_joint_stress, random_body_types_stay_finite, seed 1). The taut bridges close
+ * their loops by a few mm/s and keep their figures with it (tests/test_joint_loops.c); what a capped
+ * row leaves open, the projection closes. */
+#define SINEW_LOOP_MAX_BIAS 1.0
 
 static int32_t tree_of_slot(const sinew_world *w, int32_t slot)
 {
@@ -91,6 +100,14 @@ void sinew_joint_loops_find(sinew_world *w)
 		if (ta >= 0) w->tree_ranges[ta].has_loops = true;
 		if (tb >= 0) w->tree_ranges[tb].has_loops = true;
 	}
+}
+
+/* The speed a biased pass asks of a loop row: closing its error within the substep, at most
+ * SINEW_LOOP_MAX_BIAS. */
+static double loop_bias(const sinew_world *w, const sinew_row_constraint *rc, float h)
+{
+	double speed = -(double)rc->row.c / (double)h, cap = SINEW_LOOP_MAX_BIAS * (double)w->lengths;
+	return fmax(-cap, fmin(cap, speed));
 }
 
 /* Whether loop row k joins two different trees (or a tree to something fixed). */
@@ -453,7 +470,16 @@ static void size_loop_work(sinew_world *w)
  * the trees without bound: measured on random body-type switching, one biased loop solve took the
  * loop trees from 16 J to 7e4 J, a relax pass from 2 J to 48 J, and NaN followed within steps.
  * Non-finite velocities take none. */
-static double loop_share(const sinew_world *w, float h)
+/* Whether a jointed kinematic body drives one of the trees loops reach (sinew_tree_drive). */
+static bool loops_driven(const sinew_world *w)
+{
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t)
+		if (w->tree_ranges[t].has_loops && sinew_tree_drive(w, &w->tree_ranges[t]) > 0.0) return true;
+	return false;
+}
+
+static double loop_share(const sinew_world *w, float h, double work)
 {
 	double bound = 0.0, k0 = 0.0, cross = 0.0, square = 0.0;
 	int trees = (int)stbds_arrlen(w->tree_ranges);
@@ -474,6 +500,13 @@ static double loop_share(const sinew_world *w, float h)
 		}
 	}
 	if (!isfinite(cross) || !isfinite(square)) return 0.0;
+	/* The tight test: an exact solve without stiffness adds at most the work of its bias */
+	double allowed = fmax(0.0, work) + SINEW_LOOP_ROUNDING * k0;
+	if (cross + square <= allowed) return 1.0;
+	if (!w->loops_iterative && !loops_driven(w)) {
+		if (!(square > 0.0)) return cross <= allowed ? 1.0 : 0.0;
+		return fmax(0.0, fmin(1.0, (allowed - cross) / square));
+	}
 	/* The full bound is never below the cheap one (sinew_tree_energy_bound), so a share of 1 that
 	 * the cheap bound allows the full one allows too; the full bound walks every body's joints for
 	 * kinematic neighbours, so it is summed only when the cheap one is not enough. */
@@ -492,11 +525,11 @@ static double loop_share(const sinew_world *w, float h)
 /* The loop impulses x spread through the trees in double precision (velocity changes in the body
  * nodes' y, the tree rows' impulses in the joint nodes': the tree rows stand still around them), then
  * the share of them that loop_share allows added to the loop rows, the tree rows and the bodies. */
-static void apply_loop_impulses(sinew_world *w, const double *x, float h)
+static void apply_loop_impulses(sinew_world *w, const double *x, float h, double work)
 {
 	load_loop_forces(w, x);
 	spread_loop_forces(w);
-	double share = loop_share(w, h);
+	double share = loop_share(w, h, work);
 	if (!(share > 0.0)) return;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	for (int k = 0; k < count; ++k) w->joint_rows[w->loop_rows[k]].impulse += (float)(share * x[k]);
@@ -539,14 +572,17 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
 	for (int k = 0; k < count; ++k) {
 		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
 		b[k] = -(double)sinew_row_speed(w->solver_bodies, rc);
-		if (pass->use_bias && between_trees(w, k)) b[k] -= (double)rc->row.c / (double)pass->h;
+		if (pass->use_bias && between_trees(w, k)) b[k] += loop_bias(w, rc, pass->h);
 	}
 	/* a relax pass removes what the passes since the last loop solve added (contacts, sequential
 	 * rows): with nothing added, the residual left then is as far as it needs to go */
 	double tolerance = SINEW_LOOP_CG_SPEED;
 	if (!pass->use_bias) tolerance = fmax(tolerance, SINEW_LOOP_CG_RELAX_RATIO * w->loop_residual);
 	double *x = loop_cg(w, pass->use_bias ? SINEW_LOOP_CG_BIASED : SINEW_LOOP_CG_RELAX, tolerance, NULL, false);
-	apply_loop_impulses(w, x, pass->h);
+	double work = 0.0;
+	for (int k = 0; k < count; ++k)
+		if (pass->use_bias && between_trees(w, k)) work += x[k] * loop_bias(w, &w->joint_rows[w->loop_rows[k]], pass->h);
+	apply_loop_impulses(w, x, pass->h, work);
 }
 
 /* The loop impulses that bring every loop row to its target (with bias: C = 0 at the end of the
@@ -562,14 +598,15 @@ void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 		solve_loops_iterative(w, pass);
 		return;
 	}
-	double x[SINEW_MAX_LOOP_ROWS];
+	double x[SINEW_MAX_LOOP_ROWS], target[SINEW_MAX_LOOP_ROWS], work = 0.0;
 	for (int k = 0; k < count; ++k) {
 		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		double target = pass->use_bias ? -(double)rc->row.c / (double)pass->h : 0.0;
-		x[k] = target - (double)sinew_row_speed(w->solver_bodies, rc);
+		target[k] = pass->use_bias ? loop_bias(w, rc, pass->h) : 0.0;
+		x[k] = target[k] - (double)sinew_row_speed(w->solver_bodies, rc);
 	}
 	cholesky_solve(w->loop_matrix, count, x);
-	apply_loop_impulses(w, x, pass->h);
+	for (int k = 0; k < count; ++k) work += x[k] * target[k];
+	apply_loop_impulses(w, x, pass->h, work);
 }
 
 /* Position: the loop rows met too. The trees' correction dx (in their body nodes' y) leaves each
