@@ -60,16 +60,22 @@ static inline m4 f4_all(bool x) { return _mm_castsi128_ps(_mm_set1_epi32(x ? -1 
 static inline m4 f4_same(m4 a, m4 b) { return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(a), _mm_castps_si128(b))); }
 /* m ? a : b, lane by lane */
 static inline f4 f4_select(m4 m, f4 a, f4 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+/* The four floats at byte field of the bodies at offset[0..3], transposed: out[k] holds float k of each. */
+static inline void f4_rows(const sinew_solver_body *bodies, const uint32_t *offset, size_t field, f4 out[4])
+{
+	const char *b0 = (const char *)body_in(bodies, offset[0]) + field, *b1 = (const char *)body_in(bodies, offset[1]) + field;
+	const char *b2 = (const char *)body_in(bodies, offset[2]) + field, *b3 = (const char *)body_in(bodies, offset[3]) + field;
+	f4 r0 = _mm_loadu_ps((const float *)(const void *)b0), r1 = _mm_loadu_ps((const float *)(const void *)b1);
+	f4 r2 = _mm_loadu_ps((const float *)(const void *)b2), r3 = _mm_loadu_ps((const float *)(const void *)b3);
+	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+}
+
 /* Lane l's body state from the body at offset[l]: out = vx, vy, w, inv_mass, dpx, dpy, qc, qs. */
 static inline void f4_gather(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[8])
 {
-	const sinew_solver_body *b0 = body_in(bodies, offset[0]), *b1 = body_in(bodies, offset[1]), *b2 = body_in(bodies, offset[2]),
-	                        *b3 = body_in(bodies, offset[3]);
-	f4 r0 = _mm_loadu_ps(&b0->v.x), r1 = _mm_loadu_ps(&b1->v.x), r2 = _mm_loadu_ps(&b2->v.x), r3 = _mm_loadu_ps(&b3->v.x);
-	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-	f4 s0 = _mm_loadu_ps(&b0->dp.x), s1 = _mm_loadu_ps(&b1->dp.x), s2 = _mm_loadu_ps(&b2->dp.x), s3 = _mm_loadu_ps(&b3->dp.x);
-	_MM_TRANSPOSE4_PS(s0, s1, s2, s3);
-	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3, out[4] = s0, out[5] = s1, out[6] = s2, out[7] = s3;
+	f4_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
+	f4_rows(bodies, offset, offsetof(sinew_solver_body, dp), out + 4);
 }
 
 /* Each lane's v, w and (unchanged) inverse mass back to its body, as one store. */
@@ -85,10 +91,7 @@ static inline void f4_scatter(sinew_solver_body *bodies, const uint32_t *offset,
 /* Lane l's vx, vy, w, inv_mass only. */
 static inline void f4_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[4])
 {
-	f4 r0 = _mm_loadu_ps(&body_in(bodies, offset[0])->v.x), r1 = _mm_loadu_ps(&body_in(bodies, offset[1])->v.x);
-	f4 r2 = _mm_loadu_ps(&body_in(bodies, offset[2])->v.x), r3 = _mm_loadu_ps(&body_in(bodies, offset[3])->v.x);
-	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+	f4_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
 }
 #else
 typedef struct f4 {
@@ -127,21 +130,6 @@ static inline m4 f4_or(m4 a, m4 b) { M4_MAP(a.x[i] || b.x[i]); }
 static inline m4 f4_all(bool x) { M4_MAP(x); }
 static inline m4 f4_same(m4 a, m4 b) { M4_MAP(a.x[i] == b.x[i]); }
 static inline f4 f4_select(m4 m, f4 a, f4 b) { F4_MAP(m.x[i] ? a.x[i] : b.x[i]); }
-static inline void f4_gather(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[8])
-{
-	for (int l = 0; l < 4; ++l) {
-		const sinew_solver_body *b = body_in(bodies, offset[l]);
-		out[0].x[l] = b->v.x;
-		out[1].x[l] = b->v.y;
-		out[2].x[l] = b->w;
-		out[3].x[l] = b->inv_mass;
-		out[4].x[l] = b->dp.x;
-		out[5].x[l] = b->dp.y;
-		out[6].x[l] = b->dq.c;
-		out[7].x[l] = b->dq.s;
-	}
-}
-
 static inline void f4_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[4])
 {
 	for (int l = 0; l < 4; ++l) {
@@ -150,6 +138,18 @@ static inline void f4_gather_velocity(const sinew_solver_body *bodies, const uin
 		out[1].x[l] = b->v.y;
 		out[2].x[l] = b->w;
 		out[3].x[l] = b->inv_mass;
+	}
+}
+
+static inline void f4_gather(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[8])
+{
+	f4_gather_velocity(bodies, offset, out);
+	for (int l = 0; l < 4; ++l) {
+		const sinew_solver_body *b = body_in(bodies, offset[l]);
+		out[4].x[l] = b->dp.x;
+		out[5].x[l] = b->dp.y;
+		out[6].x[l] = b->dq.c;
+		out[7].x[l] = b->dq.s;
 	}
 }
 
@@ -464,24 +464,22 @@ KERNEL_INLINE f8 f8_row(const sinew_solver_body *bodies, const uint32_t *offset,
 	const char *lo = (const char *)body_in(bodies, offset[i]) + field, *hi = (const char *)body_in(bodies, offset[i + 4]) + field;
 	return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)lo)), _mm_loadu_ps((const float *)hi), 1);
 }
+/* The four floats at field of the eight bodies, transposed (f4_rows in each half). */
+KERNEL_INLINE void f8_rows(const sinew_solver_body *bodies, const uint32_t *offset, size_t field, f8 out[4])
+{
+	f8 r0 = f8_row(bodies, offset, 0, field), r1 = f8_row(bodies, offset, 1, field);
+	f8 r2 = f8_row(bodies, offset, 2, field), r3 = f8_row(bodies, offset, 3, field);
+	f8_transpose4(&r0, &r1, &r2, &r3);
+	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+}
 KERNEL_INLINE void f8_gather(const sinew_solver_body *bodies, const uint32_t *offset, f8 out[8])
 {
-	size_t v = offsetof(sinew_solver_body, v), dp = offsetof(sinew_solver_body, dp);
-	f8 r0 = f8_row(bodies, offset, 0, v), r1 = f8_row(bodies, offset, 1, v);
-	f8 r2 = f8_row(bodies, offset, 2, v), r3 = f8_row(bodies, offset, 3, v);
-	f8_transpose4(&r0, &r1, &r2, &r3);
-	f8 s0 = f8_row(bodies, offset, 0, dp), s1 = f8_row(bodies, offset, 1, dp);
-	f8 s2 = f8_row(bodies, offset, 2, dp), s3 = f8_row(bodies, offset, 3, dp);
-	f8_transpose4(&s0, &s1, &s2, &s3);
-	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3, out[4] = s0, out[5] = s1, out[6] = s2, out[7] = s3;
+	f8_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
+	f8_rows(bodies, offset, offsetof(sinew_solver_body, dp), out + 4);
 }
 KERNEL_INLINE void f8_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, f8 out[4])
 {
-	size_t v = offsetof(sinew_solver_body, v);
-	f8 r0 = f8_row(bodies, offset, 0, v), r1 = f8_row(bodies, offset, 1, v);
-	f8 r2 = f8_row(bodies, offset, 2, v), r3 = f8_row(bodies, offset, 3, v);
-	f8_transpose4(&r0, &r1, &r2, &r3);
-	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+	f8_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
 }
 /* Row i of a transposed block: its low half to the body at offset[i], its high half to offset[i + 4]. */
 KERNEL_INLINE void f8_store_row(sinew_solver_body *bodies, const uint32_t *offset, int i, f8 row)
