@@ -268,11 +268,16 @@ sinew_manifold sinew_collide_capsules(const sinew_capsule *a, sinew_transform xf
 		crossing_contact(&m, sa, sb, a->radius, b->radius, speculative_distance);
 		return to_world(m, xfa, xfb);
 	}
-	/* a point core, or cores that meet end to end: push apart across A (or B), away from A's middle */
-	sinew_vec2 fallback = capsule_perp(sa[0], sa[1], capsule_perp(sb[0], sb[1], world_up_in(xfa)));
-	sinew_vec2 mid_a = sinew_lerp(sa[0], sa[1], 0.5f), mid_b = sinew_lerp(sb[0], sb[1], 0.5f);
-	if (sinew_dot(sinew_sub(mid_b, mid_a), fallback) < 0.0f) fallback = sinew_neg(fallback);
-	m = disc_contact(pair.pa, a->radius, pair.pb, b->radius, fallback, speculative_distance);
+	/* the closest points' direction; where they meet (a point core, or cores that meet end to
+	 * end), push apart across A (or B), away from A's middle: worked out only then */
+	sinew_vec2 n = sinew_get_length_and_normalize(&dist, sinew_sub(pair.pb, pair.pa));
+	if (n.x == 0.0f && n.y == 0.0f) {
+		n = capsule_perp(sa[0], sa[1], capsule_perp(sb[0], sb[1], world_up_in(xfa)));
+		sinew_vec2 mid_a = sinew_lerp(sa[0], sa[1], 0.5f), mid_b = sinew_lerp(sb[0], sb[1], 0.5f);
+		if (sinew_dot(sinew_sub(mid_b, mid_a), n) < 0.0f) n = sinew_neg(n);
+	}
+	m.normal = n;
+	add_core_contact(&m, pair.pa, n, dist, a->radius, b->radius, 0, speculative_distance);
 	return to_world(m, xfa, xfb);
 }
 
