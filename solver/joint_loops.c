@@ -534,21 +534,8 @@ static void apply_loop_impulses(sinew_world *w, const double *x, float h, double
 	int count = (int)stbds_arrlen(w->loop_rows);
 	for (int k = 0; k < count; ++k) w->joint_rows[w->loop_rows[k]].impulse += (float)(share * x[k]);
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) {
-		const sinew_tree_range *r = &w->tree_ranges[t];
-		if (!r->has_loops) continue;
-		for (int32_t i = r->begin; i < r->end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
-			if (!n->is_body) {
-				for (int q = 0; q < n->dim; ++q) w->joint_rows[n->rows[q]].impulse += (float)(share * n->y[q]);
-				continue;
-			}
-			sinew_solver_body *b = &w->solver_bodies[n->ref];
-			b->v.x += (float)(share * n->y[0]);
-			b->v.y += (float)(share * n->y[1]);
-			if (b->inv_inertia > 0.0f) b->w += (float)(share * n->y[2]);
-		}
-	}
+	for (int t = 0; t < trees; ++t)
+		if (w->tree_ranges[t].has_loops) sinew_tree_add_spread(w, &w->tree_ranges[t], share);
 }
 
 /* Loop rows within one tree start from the last substep's impulses; rows between trees start from

@@ -70,6 +70,8 @@ void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const si
 /* M dv - J^T lambda = f, J dv = 0: f loaded into the body nodes' y, dv left there */
 void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end);
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
+/* share times a spread's answer (the nodes' y) added to the tree's velocities and rows' impulses */
+void sinew_tree_add_spread(sinew_world *w, const sinew_tree_range *r, double share);
 /* the fastest a jointed kinematic body could carry a point of the tree (0: none drives it) */
 double sinew_tree_drive(const sinew_world *w, const sinew_tree_range *r);
 /* the kinetic energy of the tree's bodies */
