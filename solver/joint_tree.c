@@ -22,23 +22,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The blocks are small (a body 3, a joint 1 to 3 rows), and every pass over a tree is a run of 3x3
- * products: written with the sizes known when compiled and these loops fully unrolled (GCC and clang
- * both read the pragma; at -O2 GCC would keep the loops), a pass costs about a third of the generic
- * loops' instructions. The pairs of sizes (node, parent) a tree has: */
-#define SINEW_UNROLL _Pragma("GCC unroll 3")
-/* kernel(n, p, N, P) with the sizes of node n and its parent p as constants, for the pairs a tree has
- * (a body under a joint, a joint under a body) */
-#define SINEW_TREE_DISPATCH(kernel, n, p) \
-	switch ((n)->dim * 4 + (p)->dim) { \
-	case 3 * 4 + 1: kernel(n, p, 3, 1); break; \
-	case 3 * 4 + 2: kernel(n, p, 3, 2); break; \
-	case 3 * 4 + 3: kernel(n, p, 3, 3); break; \
-	case 1 * 4 + 3: kernel(n, p, 1, 3); break; \
-	case 2 * 4 + 3: kernel(n, p, 2, 3); break; \
-	default: kernel(n, p, (n)->dim, (p)->dim); break; \
-	}
-
 static int32_t add_node(sinew_world *w, int32_t parent, int32_t ref, bool is_body)
 {
 	sinew_tree_node n;
@@ -382,6 +365,7 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
+	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
 	for (int32_t i = begin; i < end; ++i) {
 		fill_blocks(w, &w->tree_nodes[i]);
 		w->tree_nodes[i].stale = false;
@@ -417,6 +401,7 @@ static void mark_stale(sinew_world *w, int32_t node, int32_t end)
  * from it to the root instead of the whole figure. */
 static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 {
+	w->loop_pack_fresh = false;
 	sinew_tree_node *nodes = w->tree_nodes;
 	for (int32_t i = begin; i < end; ++i)
 		if (nodes[i].stale) fill_blocks(w, &nodes[i]);
@@ -944,7 +929,7 @@ static void record_solve(sinew_world *w, sinew_tree_range *r, bool use_bias)
 
 static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *r)
 {
-	if (!r->solved || r->solved_to_close || r->has_loops) return false;
+	if (!r->solved || r->solved_to_close || (r->has_loops && !w->loops_iterative)) return false;
 	for (int32_t i = r->begin; i < r->end; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) continue;
@@ -992,7 +977,18 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		else if (settled) record_solve(w, r, use_bias);
 	}
 	if (loops_changed) sinew_joint_loops_factor(w, h);
-	if (loops) sinew_joint_loops_solve(w, &pass);
+	if (!loops) return;
+	sinew_joint_loops_solve(w, &pass);
+	/* Loop rows solved by conjugate gradients: their impulses, spread through the trees, keep every
+	 * tree row standing still, so what they leave is the trees' answer, and a relax pass skips a tree
+	 * that nothing touched since (joint_grid: both relax passes of every tree). */
+	if (!w->loops_iterative) return;
+	for (int t = 0; t < trees; ++t) {
+		sinew_tree_range *r = &w->tree_ranges[t];
+		if (!r->has_loops || !r->solved) continue;
+		for (int32_t i = r->begin; i < r->end; ++i)
+			if (w->tree_nodes[i].is_body) velocity_into(w->tree_nodes[i].solved, &w->solver_bodies[w->tree_nodes[i].ref]);
+	}
 }
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
