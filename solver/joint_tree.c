@@ -25,7 +25,9 @@
 /* The blocks are small (a body 3, a joint 1 to 3 rows), and every pass over a tree is a run of 3x3
  * products: written with the sizes known when compiled and these loops fully unrolled (GCC and clang
  * both read the pragma; at -O2 GCC would keep the loops), a pass costs about a third of the generic
- * loops' instructions. The pairs of sizes (node, parent) a tree has: */
+ * loops' instructions. Each sum starts from its first product rather than from 0.0 plus it (an add the
+ * compiler must keep, since 0.0 + -0.0 is +0.0: only the sign of a zero sum can differ; 1 % of
+ * stickman_rain's instructions, the same state hashes). The pairs of sizes (node, parent) a tree has: */
 #define SINEW_UNROLL _Pragma("GCC unroll 3")
 /* kernel(n, p, N, P) with the sizes of node n and its parent p as constants, for the pairs a tree has
  * (a body under a joint, a joint under a body) */
@@ -374,14 +376,14 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 	double x[3][3] = {{0.0}}; /* D_n^-1 H(n, p) */
 	SINEW_UNROLL for (int a = 0; a < N; ++a)
 		SINEW_UNROLL for (int b = 0; b < P; ++b) {
-			double s = 0.0;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->d[a][k] * n->h[k][b];
+			double s = n->d[a][0] * n->h[0][b];
+			SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * n->h[k][b];
 			x[a][b] = s;
 		}
 	SINEW_UNROLL for (int a = 0; a < P; ++a)
 		SINEW_UNROLL for (int b = 0; b < P; ++b) {
-			double s = 0.0;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->h[k][a] * x[k][b];
+			double s = n->h[0][a] * x[0][b];
+			SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->h[k][a] * x[k][b];
 			p->d[a][b] -= s;
 		}
 }
@@ -621,13 +623,13 @@ static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const in
 {
 	double z[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = 0.0;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->d[a][k] * n->y[k];
+		double s = n->d[a][0] * n->y[0];
+		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * n->y[k];
 		z[a] = s;
 	}
 	SINEW_UNROLL for (int b = 0; b < P; ++b) {
-		double s = 0.0;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->h[k][b] * z[k];
+		double s = n->h[0][b] * z[0];
+		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->h[k][b] * z[k];
 		p->y[b] -= s;
 	}
 }
@@ -641,8 +643,8 @@ static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p,
 		r[a] = s;
 	}
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = 0.0;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->d[a][k] * r[k];
+		double s = n->d[a][0] * r[0];
+		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * r[k];
 		n->y[a] = s;
 	}
 }
