@@ -637,7 +637,13 @@ static void load_rhs(const sinew_world *w, sinew_tree_node *n, const sinew_tree_
 {
 	n->y[0] = n->y[1] = n->y[2] = 0.0;
 	if (n->is_body) return;
-	for (int r = 0; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
+	int r = 0;
+	if (n->point && !pass->position) { /* a point's rows: rigid, standing still */
+		n->y[0] = (double)sinew_point_row_speed(w->solver_bodies, &w->joint_rows[n->rows[0]], 0);
+		n->y[1] = (double)sinew_point_row_speed(w->solver_bodies, &w->joint_rows[n->rows[1]], 1);
+		r = 2;
+	}
+	for (; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
 }
 
 static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
