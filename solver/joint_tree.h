@@ -5,24 +5,6 @@
 
 #include "joint.h"
 
-/* The blocks are small (a body 3, a joint 1 to 3 rows), and every pass over a tree is a run of 3x3
- * products: written with the sizes known when compiled and these loops fully unrolled (GCC and clang
- * both read the pragma; at -O2 GCC would keep the loops), a pass costs about a third of the generic
- * loops' instructions. The pairs of sizes (node, parent) a tree has: */
-#define SINEW_UNROLL _Pragma("GCC unroll 3")
-/* kernel(args..., N, P) with the sizes N of a node and P of its parent as constants, for the pairs a
- * tree has (a body under a joint, a joint under a body); SINEW_TREE_DISPATCH for tree nodes n, p */
-#define SINEW_DIM_DISPATCH(kernel, N, P, ...) \
-	switch ((N) * 4 + (P)) { \
-	case 3 * 4 + 1: kernel(__VA_ARGS__, 3, 1); break; \
-	case 3 * 4 + 2: kernel(__VA_ARGS__, 3, 2); break; \
-	case 3 * 4 + 3: kernel(__VA_ARGS__, 3, 3); break; \
-	case 1 * 4 + 3: kernel(__VA_ARGS__, 1, 3); break; \
-	case 2 * 4 + 3: kernel(__VA_ARGS__, 2, 3); break; \
-	default: kernel(__VA_ARGS__, (N), (P)); break; \
-	}
-#define SINEW_TREE_DISPATCH(kernel, n, p) SINEW_DIM_DISPATCH(kernel, (n)->dim, (p)->dim, n, p)
-
 typedef struct sinew_tree_node {
 	double d[3][3]; /* pivot block; holds its inverse after factorisation */
 	double h[3][3]; /* coupling to the parent, H(node, parent): dim x parent_dim */
@@ -48,6 +30,8 @@ typedef struct sinew_tree_node {
 	bool is_body;
 	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
 	bool stale;      /* its blocks changed since the tree was factored (refactor_stale in joint_tree.c) */
+	bool point;      /* its coupling block is a point joint's (rigid rows 0 and 1 are sinew_row_point's x and y):
+	                  * a joint node whose own are, a body node whose parent's are (SINEW_POINT_ZERO, joint_tree.c) */
 } sinew_tree_node;
 
 /* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
@@ -61,6 +45,7 @@ typedef struct sinew_tree_range {
 	bool stiff;      /* its factorisation carries geometric stiffness (see sinew_joint_tree_solve) */
 	bool solved;     /* its last velocity solve in this substep held: the body nodes' `solved` are its answer */
 	bool solved_to_close; /* that solve had bias and a limit in a block closing an open gap (c > 0) */
+	bool noted_to_close;  /* the same for the solve just made (note_answer in joint_tree.c) */
 	bool presolve;   /* solved once more after the warm start (sinew_joint_tree_presolve) */
 } sinew_tree_range;
 
