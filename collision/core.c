@@ -219,10 +219,9 @@ void sinew_report(sinew_error_fn *fn, void *context, sinew_error code, const cha
 	va_end(args);
 }
 
-bool sinew_reject_null(bool is_null, const char *fn)
+void sinew_report_null(const char *fn)
 {
-	if (is_null) sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ARGUMENT, "%s: a required pointer argument is NULL", fn);
-	return is_null;
+	sinew_report(NULL, NULL, SINEW_ERROR_INVALID_ARGUMENT, "%s: a required pointer argument is NULL", fn);
 }
 
 static int default_assert_fn(const char *condition, const char *file, int line)

@@ -80,8 +80,14 @@ sinew_error_scope sinew_error_scope_enter(sinew_error_fn *fn, void *context);
 void sinew_error_scope_leave(sinew_error_scope previous);
 
 /* A public entry point given NULL where it needs a pointer: reports INVALID_ARGUMENT naming the
- * function and returns true (the caller then returns its failure value). */
-bool sinew_reject_null(bool is_null, const char *fn);
+ * function and returns true (the caller then returns its failure value). Inline: the narrowphase
+ * and tree queries check on every call, and the report is the rare path. */
+void sinew_report_null(const char *fn);
+static inline bool sinew_reject_null(bool is_null, const char *fn)
+{
+	if (is_null) sinew_report_null(fn);
+	return is_null;
+}
 
 int sinew_assert_failed(const char *condition, const char *file, int line);
 

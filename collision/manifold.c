@@ -268,11 +268,16 @@ sinew_manifold sinew_collide_capsules(const sinew_capsule *a, sinew_transform xf
 		crossing_contact(&m, sa, sb, a->radius, b->radius, speculative_distance);
 		return to_world(m, xfa, xfb);
 	}
-	/* a point core, or cores that meet end to end: push apart across A (or B), away from A's middle */
-	sinew_vec2 fallback = capsule_perp(sa[0], sa[1], capsule_perp(sb[0], sb[1], world_up_in(xfa)));
-	sinew_vec2 mid_a = sinew_lerp(sa[0], sa[1], 0.5f), mid_b = sinew_lerp(sb[0], sb[1], 0.5f);
-	if (sinew_dot(sinew_sub(mid_b, mid_a), fallback) < 0.0f) fallback = sinew_neg(fallback);
-	m = disc_contact(pair.pa, a->radius, pair.pb, b->radius, fallback, speculative_distance);
+	/* the closest points' direction; where they meet (a point core, or cores that meet end to
+	 * end), push apart across A (or B), away from A's middle: worked out only then */
+	sinew_vec2 n = sinew_get_length_and_normalize(&dist, sinew_sub(pair.pb, pair.pa));
+	if (n.x == 0.0f && n.y == 0.0f) {
+		n = capsule_perp(sa[0], sa[1], capsule_perp(sb[0], sb[1], world_up_in(xfa)));
+		sinew_vec2 mid_a = sinew_lerp(sa[0], sa[1], 0.5f), mid_b = sinew_lerp(sb[0], sb[1], 0.5f);
+		if (sinew_dot(sinew_sub(mid_b, mid_a), n) < 0.0f) n = sinew_neg(n);
+	}
+	m.normal = n;
+	add_core_contact(&m, pair.pa, n, dist, a->radius, b->radius, 0, speculative_distance);
 	return to_world(m, xfa, xfb);
 }
 
@@ -316,19 +321,23 @@ sinew_manifold sinew_collide_polygon_and_circle(const sinew_polygon *a, sinew_tr
 	return to_world(m, xfa, xfb);
 }
 
-static sinew_polygon transform_polygon(const sinew_polygon *p, sinew_transform xf)
+/* The polygon's core moved by xf: the vertices, normals, count and radius the collision reads
+ * (not the 144-byte copy of the whole polygon, nor its centroid). */
+static void transform_polygon(sinew_polygon *out, const sinew_polygon *p, sinew_transform xf)
 {
-	sinew_polygon out = *p;
+	out->count = p->count;
+	out->radius = p->radius;
 	for (int i = 0; i < p->count; ++i) {
-		out.vertices[i] = sinew_transform_point(xf, p->vertices[i]);
-		out.normals[i] = sinew_rotate(xf.q, p->normals[i]);
+		out->vertices[i] = sinew_transform_point(xf, p->vertices[i]);
+		out->normals[i] = sinew_rotate(xf.q, p->normals[i]);
 	}
-	out.centroid = sinew_transform_point(xf, p->centroid);
-	return out;
 }
 
-/* Largest separation of p2's core from a face of p1's core, and that face. */
-static float max_separation(const sinew_polygon *p1, const sinew_polygon *p2, int *edge)
+/* Largest separation of p2's core from a face of p1's core, and that face. It stops at the first
+ * face whose separation less radius is beyond speculative: the pair is apart then whichever face is
+ * best (x - radius only grows with x, in floats too), so the caller's test gives the same answer. */
+static float max_separation(const sinew_polygon *p1, const sinew_polygon *p2, float radius, float speculative,
+                            int *edge)
 {
 	float best = -FLT_MAX;
 	*edge = 0;
@@ -339,6 +348,7 @@ static float max_separation(const sinew_polygon *p1, const sinew_polygon *p2, in
 		if (s > best) {
 			best = s;
 			*edge = i;
+			if (s - radius > speculative) break;
 		}
 	}
 	return best;
@@ -365,9 +375,13 @@ static float polygon_size(const sinew_polygon *p)
 	sinew_vec2 mean = {0.0f, 0.0f};
 	for (int i = 0; i < p->count; ++i) mean = sinew_add(mean, p->vertices[i]);
 	mean = sinew_scale(1.0f / (float)p->count, mean);
-	float size = 0.0f;
-	for (int i = 0; i < p->count; ++i) size = sinew_maxf(size, sinew_distance(mean, p->vertices[i]));
-	return size + p->radius;
+	/* one square root of the largest square: sqrtf is monotonic, so the same as the largest root */
+	float size2 = 0.0f;
+	for (int i = 0; i < p->count; ++i) {
+		sinew_vec2 d = sinew_sub(p->vertices[i], mean);
+		size2 = sinew_maxf(size2, sinew_dot(d, d));
+	}
+	return sqrtf(size2) + p->radius;
 }
 
 /* The reference face (edge e1 of p1) against the incident edge of p2, all in one frame. */
@@ -453,10 +467,13 @@ static void clip_contact(sinew_manifold *m, const sinew_face_pair *fp, float tol
 static sinew_manifold collide_rounded_polygons(const sinew_polygon *a, const sinew_polygon *b, float speculative)
 {
 	int edge_a, edge_b;
-	float sep_a = max_separation(a, b, &edge_a);
-	float sep_b = max_separation(b, a, &edge_b);
 	float radius = a->radius + b->radius;
-	if (sep_a - radius > speculative || sep_b - radius > speculative) return empty_manifold();
+	/* apart when either separation less the radii is beyond the speculative distance: B's
+	 * faces are not needed when A's show it, nor the rest of a polygon's faces once one does */
+	float sep_a = max_separation(a, b, radius, speculative, &edge_a);
+	if (sep_a - radius > speculative) return empty_manifold();
+	float sep_b = max_separation(b, a, radius, speculative, &edge_b);
+	if (sep_b - radius > speculative) return empty_manifold();
 
 	float tolerance = RELATIVE_TOLERANCE * sinew_minf(polygon_size(a), polygon_size(b));
 	bool flip = sep_b > sep_a + tolerance;
@@ -473,7 +490,8 @@ sinew_manifold sinew_collide_polygons(const sinew_polygon *a, sinew_transform xf
 {
 	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_polygons")) return (sinew_manifold){0};
 	if (!polygon_is_usable(a) || !polygon_is_usable(b)) return empty_manifold();
-	sinew_polygon local_b = transform_polygon(b, sinew_inv_mul_transforms(xfa, xfb));
+	sinew_polygon local_b;
+	transform_polygon(&local_b, b, sinew_inv_mul_transforms(xfa, xfb));
 	sinew_manifold m = collide_rounded_polygons(a, &local_b, speculative_distance);
 	return to_world(m, xfa, xfb);
 }

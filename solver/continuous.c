@@ -178,16 +178,42 @@ static bool sweep_candidate(int32_t proxy_id, uint64_t user_data, void *context)
 	return true;
 }
 
+/* The boxes the first shapes of a body sweep through, kept between the two queries of
+ * first_impact when the sweep is the same. */
+#define SINEW_CCD_KEPT_BOXES 8
+typedef struct swept_boxes {
+	int count; /* of the body's first shapes (sensors included, their box unused) */
+	sinew_aabb box[SINEW_CCD_KEPT_BOXES];
+} swept_boxes;
+
 /* The boxes a shape of the body sweeps through are looked up in the static tree, and for bullets
- * in the dynamic one too. */
-static void query_obstacles(sinew_world *w, const sinew_body *b, sweep_query *q, sinew_tree_query_fn *fn)
+ * in the dynamic one too. The boxes of the first shapes come from kept (computed and kept there
+ * when its count is 0). */
+static void query_obstacles(sinew_world *w, const sinew_body *b, sweep_query *q, sinew_tree_query_fn *fn,
+                            swept_boxes *kept)
 {
-	sinew_transform start = sinew_sweep_transform(&q->sweep, 0.0f), end = sinew_sweep_transform(&q->sweep, 1.0f);
-	for (int32_t si = b->shape_list; si != SINEW_NULL_INDEX; si = w->shapes[si].next) {
+	sinew_transform start = sinew_transform_identity(), end = start;
+	bool fill = kept->count == 0, posed = false;
+	int k = 0;
+	for (int32_t si = b->shape_list; si != SINEW_NULL_INDEX; si = w->shapes[si].next, ++k) {
 		const sinew_shape *s = &w->shapes[si];
 		if (s->sensor) continue;
 		q->shape = s;
-		sinew_aabb box = sinew_aabb_union(sinew_compute_aabb(&s->geom, start), sinew_compute_aabb(&s->geom, end));
+		sinew_aabb box;
+		if (!fill && k < kept->count) {
+			box = kept->box[k];
+		} else {
+			if (!posed) {
+				start = sinew_sweep_transform(&q->sweep, 0.0f);
+				end = sinew_sweep_transform(&q->sweep, 1.0f);
+				posed = true;
+			}
+			box = sinew_aabb_union(sinew_compute_aabb(&s->geom, start), sinew_compute_aabb(&s->geom, end));
+			if (fill && k < SINEW_CCD_KEPT_BOXES) {
+				kept->box[k] = box;
+				kept->count = k + 1;
+			}
+		}
 		sinew_dynamic_tree_query(&w->trees[SINEW_TREE_STATIC], box, UINT32_MAX, fn, q);
 		if (b->bullet) sinew_dynamic_tree_query(&w->trees[SINEW_TREE_DYNAMIC], box, UINT32_MAX, fn, q);
 	}
@@ -206,10 +232,16 @@ static float first_impact(sinew_world *w, const sinew_body *b, int32_t bi, sinew
 	q.hit_shape = SINEW_NULL_INDEX;
 	q.pivot = *pivot;
 	q.pivot.gap = w->speculative_distance;
-	query_obstacles(w, b, &q, pivot_candidate);
+	swept_boxes kept;
+	kept.count = 0;
+	query_obstacles(w, b, &q, pivot_candidate, &kept);
 	*pivot = q.pivot;
-	q.sweep = sweep_about(w, b, q.pivot.point);
-	query_obstacles(w, b, &q, sweep_candidate);
+	/* about the centre of mass (no end touching), the sweep and its boxes are the ones above */
+	if (q.pivot.point.x != b->local_center.x || q.pivot.point.y != b->local_center.y) {
+		q.sweep = sweep_about(w, b, q.pivot.point);
+		kept.count = 0;
+	}
+	query_obstacles(w, b, &q, sweep_candidate, &kept);
 	return q.fraction;
 }
 
@@ -308,13 +340,16 @@ void sinew_continuous_collide(sinew_world *w)
 	stbds_arrsetlen(w->sweep_fractions, n);
 	stbds_arrsetlen(w->sweep_pivots, n);
 	bool any = false, pivots = false;
+	/* Only bullets look beyond the static tree: with no static shape, nothing else can stop a body
+	 * (smash, tumbler), and the sweeps are skipped (each would query an empty tree). */
+	bool statics = w->trees[SINEW_TREE_STATIC].proxy_count > 0;
 	for (int i = 1; i < n; ++i) {
 		w->sweep_fractions[i] = 1.0f;
 		int32_t bi = w->awake_bodies[i];
 		sinew_body *b = &w->bodies[bi];
 		w->sweep_pivots[i].point = b->local_center;
 		w->sweep_pivots[i].obstacle = SINEW_NULL_INDEX;
-		if (b->type != SINEW_DYNAMIC_BODY || b->shape_count == 0) continue;
+		if (b->type != SINEW_DYNAMIC_BODY || b->shape_count == 0 || !(statics || b->bullet)) continue;
 		const sinew_solver_body *sb = &w->solver_bodies[i];
 		float moved = sinew_length(sb->dp), slow = SINEW_CCD_FRACTION * b->thinnest;
 		/* Within a quarter turn |angle| <= (pi/2)|sin angle|: a body under the bound with 2|sin| (a

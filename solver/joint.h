@@ -118,6 +118,12 @@ int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_
 /* only the rows' position errors c, in the same order, the same to the bit (the tree projection's
  * errors after every substep, sinew_joints_update_errors): the count */
 int sinew_revolute_errors(const sinew_joint *j, const sinew_joint_frame *f, float *c);
+/* The rows of a revolute joint that sinew_revolute_rows built earlier in the step, brought to the pose
+ * f in place: the point rows' angular terms and every row's error, all that changes with the pose
+ * (the other rows are turns of A against B, the same whatever the pose). The same rows to the bit
+ * as building them again. Returns how many leading rows changed their Jacobians (the point's two),
+ * or -1 for a joint whose rows all turn with the pose (a world-frame limit: build them again). */
+int sinew_revolute_update(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows);
 int sinew_prismatic_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_weld_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_distance_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
@@ -126,6 +132,8 @@ int sinew_target_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_jo
 
 /* Shared row builders (joint_rows.c). */
 void sinew_row_point(sinew_joint_row *rows, const sinew_joint_frame *f); /* two rows: anchors coincide */
+/* the part of a point's two rows (x, y) that turns with the bodies: the angular terms of their Jacobians */
+void sinew_row_point_arms(sinew_joint_row *x, sinew_joint_row *y, const sinew_joint_frame *f);
 void sinew_row_angle(sinew_joint_row *row, float c);                     /* relative rotation */
 void sinew_row_linear(sinew_joint_row *row, const sinew_joint_frame *f, sinew_vec2 axis, float c); /* along axis, axis fixed in A */
 void sinew_row_swing(sinew_joint_row *row, const sinew_joint_frame *f, float c); /* the A-centre -> B-centre direction */

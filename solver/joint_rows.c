@@ -97,14 +97,23 @@ void sinew_row_point(sinew_joint_row *rows, const sinew_joint_frame *f)
 	clear_row(&rows[0]);
 	clear_row(&rows[1]);
 	/* Cdot = vB + wB x rB - vA - wA x rA, with w x r = (-w r.y, w r.x) */
-	rows[0].ja[0] = -1.0f, rows[0].ja[2] = f->r_a.y;
-	rows[0].jb[0] = 1.0f, rows[0].jb[2] = -f->r_b.y;
+	rows[0].ja[0] = -1.0f;
+	rows[0].jb[0] = 1.0f;
 	rows[0].point = 1;
 	rows[1].point = 2;
 	rows[0].c = f->p_b.x - f->p_a.x;
-	rows[1].ja[1] = -1.0f, rows[1].ja[2] = -f->r_a.x;
-	rows[1].jb[1] = 1.0f, rows[1].jb[2] = f->r_b.x;
+	rows[1].ja[1] = -1.0f;
+	rows[1].jb[1] = 1.0f;
 	rows[1].c = f->p_b.y - f->p_a.y;
+	sinew_row_point_arms(&rows[0], &rows[1], f);
+}
+
+void sinew_row_point_arms(sinew_joint_row *x, sinew_joint_row *y, const sinew_joint_frame *f)
+{
+	x->ja[2] = f->r_a.y;
+	x->jb[2] = -f->r_b.y;
+	y->ja[2] = -f->r_a.x;
+	y->jb[2] = f->r_b.x;
 }
 
 void sinew_row_angle(sinew_joint_row *row, float c)

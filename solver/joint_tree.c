@@ -271,7 +271,7 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false, false, false};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
@@ -336,8 +336,14 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 		double m = 1.0 / b->inv_mass;
 		n->d[0][0] = n->d[1][1] = m;
 		/* a body that cannot turn: an inertia so large its turning is nil */
-		n->d[2][2] = b->inv_inertia > 0.0f ? 1.0 / b->inv_inertia + n->stiffness : 1e12 * (m + 1.0);
-		n->inv_turn = b->inv_inertia > 0.0f ? 1.0 / (1.0 / (double)b->inv_inertia + n->stiffness) : 0.0;
+		if (b->inv_inertia > 0.0f) {
+			double turn = 1.0 / b->inv_inertia + n->stiffness;
+			n->d[2][2] = turn;
+			n->inv_turn = 1.0 / turn;
+		} else {
+			n->d[2][2] = 1e12 * (m + 1.0);
+			n->inv_turn = 0.0;
+		}
 		if (n->parent >= 0) {
 			const sinew_tree_node *p = &w->tree_nodes[n->parent];
 			for (int r = 0; r < p->dim; ++r) {
@@ -544,8 +550,9 @@ static double limit_target_speed(const sinew_row_constraint *rc, float h, bool u
 static bool crosses_in_substep(const sinew_row_constraint *rc, double speed, const sinew_tree_pass *pass)
 {
 	float c = rc->row.c;
-	double allowed = c > 0.0f ? -(double)c / (double)pass->h : limit_target_speed(rc, pass->h, pass->use_bias);
-	return speed < allowed;
+	if (!(c > 0.0f)) return speed < 0.0; /* limit_target_speed: 0 */
+	/* -c / h is below 0: no speed from 0 up is below it (the division is only made when it can be) */
+	return speed < 0.0 && speed < -(double)c / (double)pass->h;
 }
 
 /* The limit's row crossed by the test: `along` is its speed (SINEW_CROSSES_IN_SUBSTEP) or its share of
@@ -564,7 +571,7 @@ static bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_cr
  * (sinew_rows_limit: lower, then upper), the upper's Jacobian the lower's negated, so its speed and
  * its share of a correction are the lower's negated, exactly (a sum of negated products is the
  * negated sum): measured once for the two (the scans were 9 % of stickman_rain's instructions). */
-static int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, sinew_crossing test, const sinew_tree_pass *pass)
+static inline int32_t crossed_limit(const sinew_world *w, const sinew_tree_node *n, sinew_crossing test, const sinew_tree_pass *pass)
 {
 	if (n->dim >= 3 || n->limit_row < 0) return -1;
 	int32_t lower = n->first_row + n->limit_row;
@@ -893,11 +900,33 @@ double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, 
 	return fmax(bound, mass * speed * speed);
 }
 
-/* Could the solve that took the tree from kinetic energy e0 to its energy now be right (a non-finite
- * velocity is not)? */
-static bool energy_plausible(const sinew_world *w, const sinew_tree_range *r, double e0, float h)
+/* After a velocity solve, the tree's kinetic energy, with each body's velocity noted in its node and
+ * whether a limit in a block closes an open gap with bias (what record_solve keeps, sinew_tree_kinetic
+ * and the notes in one walk over the tree). */
+static double note_answer(sinew_world *w, sinew_tree_range *r, bool use_bias)
 {
-	double e = sinew_tree_kinetic(w, r);
+	double e = 0.0;
+	bool to_close = false;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) {
+			const sinew_solver_body *b = &w->solver_bodies[n->ref];
+			velocity_into(n->solved, b);
+			e += kinetic(b, b->v.x, b->v.y, b->w);
+		} else if (use_bias && n->dim > n->rigid) {
+			to_close = to_close || w->joint_rows[n->rows[n->dim - 1]].row.c > 0.0f;
+		}
+	}
+	r->noted_to_close = to_close;
+	return e;
+}
+
+/* Could the solve that took the tree from kinetic energy e0 to its energy now be right (a non-finite
+ * velocity is not)? Its answer is noted on the way (record_solve keeps it when it was right and
+ * settled). */
+static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, float h, bool use_bias)
+{
+	double e = note_answer(w, r, use_bias);
 	if (!isfinite(e)) return false;
 	return e <= sinew_tree_energy_bound(w, r, e0, h, false) || e <= sinew_tree_energy_bound(w, r, e0, h, true);
 }
@@ -921,25 +950,16 @@ static bool solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tr
  * closes an open gap (its target speed is -c / h with bias, 0 without): a tree whose bodies nothing
  * touched since its last solve in the substep (no contact, soft row, loop row or speed clamp changed
  * their velocities by a bit) is still solved, every rigid row and limit of it holds, and solving it
- * again only moves its velocities by rounding. record_solve notes the answer, untouched_since_solve
+ * again only moves its velocities by rounding. note_answer notes the answer, record_solve keeps it, untouched_since_solve
  * tells whether it still stands. Not for a tree that loop rows reach: their solve after the trees
  * targets 0 in a relax pass (-c / h with bias), and a skip there (the loop solve's share was 0)
  * moved the taut bridge's crates' rest speed at 10 s from 0.41 to 1.54 cm/s (test_joint_loops):
  * a figure that one solve's rounding in 600 steps changes that much. On stickman_rain (300 steps)
  * the skips save 10 % of the step's instructions, on chain100 19 % (docs/benchmarks.md). */
-static void record_solve(sinew_world *w, sinew_tree_range *r, bool use_bias)
+static void record_solve(sinew_tree_range *r)
 {
-	bool to_close = false;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) {
-			velocity_into(n->solved, &w->solver_bodies[n->ref]);
-		} else if (use_bias && n->dim > n->rigid) {
-			to_close = to_close || w->joint_rows[n->rows[n->dim - 1]].row.c > 0.0f;
-		}
-	}
 	r->solved = true;
-	r->solved_to_close = to_close;
+	r->solved_to_close = r->noted_to_close;
 }
 
 static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *r)
@@ -980,8 +1000,8 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		r->solved = false;
 		double e0 = sinew_tree_keep_state(w, r);
 		bool settled = solve_tree(w, r, &pass);
-		if (energy_plausible(w, r, e0, h)) {
-			if (settled) record_solve(w, r, use_bias);
+		if (energy_plausible(w, r, e0, h, use_bias)) {
+			if (settled) record_solve(r);
 			continue;
 		}
 		restore_tree(w, r);
@@ -989,8 +1009,8 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		drop_stiffness(w, r);
 		loops_changed = loops_changed || r->has_loops;
 		settled = solve_tree(w, r, &pass);
-		if (!energy_plausible(w, r, e0, h)) restore_tree(w, r);
-		else if (settled) record_solve(w, r, use_bias);
+		if (!energy_plausible(w, r, e0, h, use_bias)) restore_tree(w, r);
+		else if (settled) record_solve(r);
 	}
 	if (loops_changed) sinew_joint_loops_factor(w, h);
 	if (loops) sinew_joint_loops_solve(w, &pass);

@@ -43,6 +43,7 @@ typedef struct sinew_tree_range {
 	bool stiff;      /* its factorisation carries geometric stiffness (see sinew_joint_tree_solve) */
 	bool solved;     /* its last velocity solve in this substep held: the body nodes' `solved` are its answer */
 	bool solved_to_close; /* that solve had bias and a limit in a block closing an open gap (c > 0) */
+	bool noted_to_close;  /* the same for the solve just made (note_answer in joint_tree.c) */
 	bool presolve;   /* solved once more after the warm start (sinew_joint_tree_presolve) */
 } sinew_tree_range;
 
