@@ -268,8 +268,9 @@ static bool solve_block(sinew_world *w, sinew_contact_constraint *cc, const floa
 
 /* One pass over every contact constraint: the overflow ones one by one here, then the coloured
  * ones eight at a time (contact_wide.c, the same equations). */
-void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
+void sinew_contacts_solve(sinew_world *w, float inv_h, sinew_contact_pass pass)
 {
+	bool use_bias = pass == SINEW_CONTACT_PASS_BIASED;
 	sinew_solver_body *bodies = w->solver_bodies;
 	float push = w->push_max_speed;
 	int n = (int)stbds_arrlen(w->constraints);
@@ -324,7 +325,7 @@ void sinew_contacts_solve(sinew_world *w, float inv_h, bool use_bias)
 		bodies[0].v = sinew_v2(0.0f, 0.0f);
 		bodies[0].w = 0.0f;
 	}
-	sinew_contacts_solve_wide(w, inv_h, use_bias);
+	sinew_contacts_solve_wide(w, inv_h, pass);
 }
 
 /* Constraint ref's state: in place for the overflow, else copied out of its lane into *scratch. */

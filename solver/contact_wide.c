@@ -23,6 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A wide constraint names its bodies by byte offset into the solver bodies (slot times the size of
+ * one), so the kernel's gathers and scatters add an offset instead of multiplying a slot. */
+static inline const sinew_solver_body *body_in(const sinew_solver_body *bodies, uint32_t offset)
+{
+	return (const sinew_solver_body *)(const void *)((const char *)bodies + offset);
+}
+static inline sinew_solver_body *body_out(sinew_solver_body *bodies, uint32_t offset)
+{
+	return (sinew_solver_body *)(void *)((char *)bodies + offset);
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 typedef __m128 f4;
@@ -49,26 +60,38 @@ static inline m4 f4_all(bool x) { return _mm_castsi128_ps(_mm_set1_epi32(x ? -1 
 static inline m4 f4_same(m4 a, m4 b) { return _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(a), _mm_castps_si128(b))); }
 /* m ? a : b, lane by lane */
 static inline f4 f4_select(m4 m, f4 a, f4 b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
-/* Lane l's body state from bodies[index[l]]: out = vx, vy, w, inv_mass, dpx, dpy, qc, qs. */
-static inline void f4_gather(const sinew_solver_body *bodies, const int32_t *index, f4 out[8])
+/* The four floats at byte field of the bodies at offset[0..3], transposed: out[k] holds float k of each. */
+static inline void f4_rows(const sinew_solver_body *bodies, const uint32_t *offset, size_t field, f4 out[4])
 {
-	const sinew_solver_body *b0 = &bodies[index[0]], *b1 = &bodies[index[1]], *b2 = &bodies[index[2]],
-	                        *b3 = &bodies[index[3]];
-	f4 r0 = _mm_loadu_ps(&b0->v.x), r1 = _mm_loadu_ps(&b1->v.x), r2 = _mm_loadu_ps(&b2->v.x), r3 = _mm_loadu_ps(&b3->v.x);
+	const char *b0 = (const char *)body_in(bodies, offset[0]) + field, *b1 = (const char *)body_in(bodies, offset[1]) + field;
+	const char *b2 = (const char *)body_in(bodies, offset[2]) + field, *b3 = (const char *)body_in(bodies, offset[3]) + field;
+	f4 r0 = _mm_loadu_ps((const float *)(const void *)b0), r1 = _mm_loadu_ps((const float *)(const void *)b1);
+	f4 r2 = _mm_loadu_ps((const float *)(const void *)b2), r3 = _mm_loadu_ps((const float *)(const void *)b3);
 	_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-	f4 s0 = _mm_loadu_ps(&b0->dp.x), s1 = _mm_loadu_ps(&b1->dp.x), s2 = _mm_loadu_ps(&b2->dp.x), s3 = _mm_loadu_ps(&b3->dp.x);
-	_MM_TRANSPOSE4_PS(s0, s1, s2, s3);
-	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3, out[4] = s0, out[5] = s1, out[6] = s2, out[7] = s3;
+	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+}
+
+/* Lane l's body state from the body at offset[l]: out = vx, vy, w, inv_mass, dpx, dpy, qc, qs. */
+static inline void f4_gather(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[8])
+{
+	f4_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
+	f4_rows(bodies, offset, offsetof(sinew_solver_body, dp), out + 4);
 }
 
 /* Each lane's v, w and (unchanged) inverse mass back to its body, as one store. */
-static inline void f4_scatter(sinew_solver_body *bodies, const int32_t *index, f4 vx, f4 vy, f4 w, f4 inv_mass)
+static inline void f4_scatter(sinew_solver_body *bodies, const uint32_t *offset, f4 vx, f4 vy, f4 w, f4 inv_mass)
 {
 	_MM_TRANSPOSE4_PS(vx, vy, w, inv_mass);
-	_mm_storeu_ps(&bodies[index[0]].v.x, vx);
-	_mm_storeu_ps(&bodies[index[1]].v.x, vy);
-	_mm_storeu_ps(&bodies[index[2]].v.x, w);
-	_mm_storeu_ps(&bodies[index[3]].v.x, inv_mass);
+	_mm_storeu_ps(&body_out(bodies, offset[0])->v.x, vx);
+	_mm_storeu_ps(&body_out(bodies, offset[1])->v.x, vy);
+	_mm_storeu_ps(&body_out(bodies, offset[2])->v.x, w);
+	_mm_storeu_ps(&body_out(bodies, offset[3])->v.x, inv_mass);
+}
+
+/* Lane l's vx, vy, w, inv_mass only. */
+static inline void f4_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[4])
+{
+	f4_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
 }
 #else
 typedef struct f4 {
@@ -107,14 +130,22 @@ static inline m4 f4_or(m4 a, m4 b) { M4_MAP(a.x[i] || b.x[i]); }
 static inline m4 f4_all(bool x) { M4_MAP(x); }
 static inline m4 f4_same(m4 a, m4 b) { M4_MAP(a.x[i] == b.x[i]); }
 static inline f4 f4_select(m4 m, f4 a, f4 b) { F4_MAP(m.x[i] ? a.x[i] : b.x[i]); }
-static inline void f4_gather(const sinew_solver_body *bodies, const int32_t *index, f4 out[8])
+static inline void f4_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[4])
 {
 	for (int l = 0; l < 4; ++l) {
-		const sinew_solver_body *b = &bodies[index[l]];
+		const sinew_solver_body *b = body_in(bodies, offset[l]);
 		out[0].x[l] = b->v.x;
 		out[1].x[l] = b->v.y;
 		out[2].x[l] = b->w;
 		out[3].x[l] = b->inv_mass;
+	}
+}
+
+static inline void f4_gather(const sinew_solver_body *bodies, const uint32_t *offset, f4 out[8])
+{
+	f4_gather_velocity(bodies, offset, out);
+	for (int l = 0; l < 4; ++l) {
+		const sinew_solver_body *b = body_in(bodies, offset[l]);
 		out[4].x[l] = b->dp.x;
 		out[5].x[l] = b->dp.y;
 		out[6].x[l] = b->dq.c;
@@ -122,11 +153,11 @@ static inline void f4_gather(const sinew_solver_body *bodies, const int32_t *ind
 	}
 }
 
-static inline void f4_scatter(sinew_solver_body *bodies, const int32_t *index, f4 vx, f4 vy, f4 w, f4 inv_mass)
+static inline void f4_scatter(sinew_solver_body *bodies, const uint32_t *offset, f4 vx, f4 vy, f4 w, f4 inv_mass)
 {
 	(void)inv_mass;
 	for (int l = 0; l < 4; ++l) {
-		sinew_solver_body *b = &bodies[index[l]];
+		sinew_solver_body *b = body_out(bodies, offset[l]);
 		b->v.x = vx.x[l];
 		b->v.y = vy.x[l];
 		b->w = w.x[l];
@@ -160,11 +191,12 @@ typedef struct wide_point {
 	float base_separation[WIDE_LANES], normal_mass[WIDE_LANES], tangent_mass[WIDE_LANES];
 	float normal_impulse[WIDE_LANES], tangent_impulse[WIDE_LANES], max_normal_impulse[WIDE_LANES];
 	float relative_velocity[WIDE_LANES], total_normal_impulse[WIDE_LANES], total_tangent_impulse[WIDE_LANES];
+	float relax_gap[WIDE_LANES]; /* a speculative point's gap speed in this substep's relax passes, else 0 */
 } wide_point;
 
 /* Eight contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
 typedef struct sinew_contact_wide {
-	int32_t body_a[WIDE_LANES], body_b[WIDE_LANES];
+	uint32_t offset_a[WIDE_LANES], offset_b[WIDE_LANES]; /* the bodies' byte offsets (body_in) */
 	float inv_mass_a[WIDE_LANES], inv_inertia_a[WIDE_LANES], inv_mass_b[WIDE_LANES], inv_inertia_b[WIDE_LANES];
 	float nx[WIDE_LANES], ny[WIDE_LANES], friction[WIDE_LANES], force_dv[WIDE_LANES];
 	float k11[WIDE_LANES], k12[WIDE_LANES], k22[WIDE_LANES];
@@ -188,13 +220,14 @@ static void pad_point(wide_point *wp, int l)
 	wp->normal_mass[l] = wp->tangent_mass[l] = 0.0f;
 	wp->normal_impulse[l] = wp->tangent_impulse[l] = wp->max_normal_impulse[l] = 0.0f;
 	wp->relative_velocity[l] = wp->total_normal_impulse[l] = wp->total_tangent_impulse[l] = 0.0f;
+	wp->relax_gap[l] = 0.0f;
 }
 
 /* Lane l as padding: the static dummy on both sides, no mass, no impulse, never touching. Every
  * field is written, so the wide constraints need no clearing. */
 static void pad_lane(sinew_contact_wide *cw, int l)
 {
-	cw->body_a[l] = cw->body_b[l] = 0;
+	cw->offset_a[l] = cw->offset_b[l] = 0;
 	cw->inv_mass_a[l] = cw->inv_inertia_a[l] = cw->inv_mass_b[l] = cw->inv_inertia_b[l] = 0.0f;
 	cw->nx[l] = 1.0f;
 	cw->ny[l] = cw->friction[l] = cw->force_dv[l] = 0.0f;
@@ -227,6 +260,7 @@ void sinew_contacts_colour(sinew_world *w)
 {
 	int n = (int)stbds_arrlen(w->constraint_refs);
 	int body_count = (int)stbds_arrlen(w->solver_bodies);
+	bool offsets_fit = (size_t)body_count <= UINT32_MAX / sizeof(sinew_solver_body);
 	/* each solver slot's colours as bits, 0 for a body that does not move: a constraint's free
 	 * colours are then one OR away, the first of them its lowest clear bit */
 	stbds_arrsetlen(w->colour_bits, body_count);
@@ -242,8 +276,9 @@ void sinew_contacts_colour(sinew_world *w)
 		/* a fixed body's bits are all set, so its side takes nothing away */
 		uint64_t taken = (*bits_a == SINEW_COLOURS_NONE ? 0 : *bits_a) | (*bits_b == SINEW_COLOURS_NONE ? 0 : *bits_b);
 		int colour = lowest_clear_bit(taken);
-		/* a contact that pushes a joint tree is solved one by one, through the tree (contact_tree.c) */
-		if (w->tree_contacts[i].side >= 0) colour = SINEW_GRAPH_COLOURS;
+		/* a contact that pushes a joint tree is solved one by one, through the tree (contact_tree.c);
+		 * so is every contact of a world whose bodies' byte offsets overflow a lane's uint32_t */
+		if (w->tree_contacts[i].side >= 0 || !offsets_fit) colour = SINEW_GRAPH_COLOURS;
 		if (colour < SINEW_GRAPH_COLOURS) {
 			uint64_t bit = (uint64_t)1 << colour;
 			if (*bits_a != SINEW_COLOURS_NONE) *bits_a |= bit;
@@ -287,8 +322,8 @@ void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_
 	sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
 	int l = (int)((uint32_t)slot % WIDE_LANES);
 	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
-	cw->body_a[l] = cc->body_a;
-	cw->body_b[l] = cc->body_b;
+	cw->offset_a[l] = (uint32_t)cc->body_a * (uint32_t)sizeof(sinew_solver_body);
+	cw->offset_b[l] = (uint32_t)cc->body_b * (uint32_t)sizeof(sinew_solver_body);
 	cw->inv_mass_a[l] = sa->inv_mass;
 	cw->inv_inertia_a[l] = sa->inv_inertia;
 	cw->inv_mass_b[l] = sb->inv_mass;
@@ -423,31 +458,43 @@ KERNEL_INLINE void f8_transpose4(f8 *r0, f8 *r1, f8 *r2, f8 *r3)
 	*r2 = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
 	*r3 = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
 }
-/* bodies[index[i]]'s four floats at offset in the low half, bodies[index[i + 4]]'s in the high */
-KERNEL_INLINE f8 f8_row(const sinew_solver_body *bodies, const int32_t *index, int i, size_t offset)
+/* The four floats at field of the bodies at offset[i] (low half) and offset[i + 4] (high half) */
+KERNEL_INLINE f8 f8_row(const sinew_solver_body *bodies, const uint32_t *offset, int i, size_t field)
 {
-	const char *lo = (const char *)&bodies[index[i]] + offset, *hi = (const char *)&bodies[index[i + 4]] + offset;
+	const char *lo = (const char *)body_in(bodies, offset[i]) + field, *hi = (const char *)body_in(bodies, offset[i + 4]) + field;
 	return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)lo)), _mm_loadu_ps((const float *)hi), 1);
 }
-KERNEL_INLINE void f8_gather(const sinew_solver_body *bodies, const int32_t *index, f8 out[8])
+/* The four floats at field of the eight bodies, transposed (f4_rows in each half). */
+KERNEL_INLINE void f8_rows(const sinew_solver_body *bodies, const uint32_t *offset, size_t field, f8 out[4])
 {
-	size_t v = offsetof(sinew_solver_body, v), dp = offsetof(sinew_solver_body, dp);
-	f8 r0 = f8_row(bodies, index, 0, v), r1 = f8_row(bodies, index, 1, v);
-	f8 r2 = f8_row(bodies, index, 2, v), r3 = f8_row(bodies, index, 3, v);
+	f8 r0 = f8_row(bodies, offset, 0, field), r1 = f8_row(bodies, offset, 1, field);
+	f8 r2 = f8_row(bodies, offset, 2, field), r3 = f8_row(bodies, offset, 3, field);
 	f8_transpose4(&r0, &r1, &r2, &r3);
-	f8 s0 = f8_row(bodies, index, 0, dp), s1 = f8_row(bodies, index, 1, dp);
-	f8 s2 = f8_row(bodies, index, 2, dp), s3 = f8_row(bodies, index, 3, dp);
-	f8_transpose4(&s0, &s1, &s2, &s3);
-	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3, out[4] = s0, out[5] = s1, out[6] = s2, out[7] = s3;
+	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
 }
-KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const int32_t *index, f8 vx, f8 vy, f8 w, f8 inv_mass)
+KERNEL_INLINE void f8_gather(const sinew_solver_body *bodies, const uint32_t *offset, f8 out[8])
+{
+	f8_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
+	f8_rows(bodies, offset, offsetof(sinew_solver_body, dp), out + 4);
+}
+KERNEL_INLINE void f8_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, f8 out[4])
+{
+	f8_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
+}
+/* Row i of a transposed block: its low half to the body at offset[i], its high half to offset[i + 4]. */
+KERNEL_INLINE void f8_store_row(sinew_solver_body *bodies, const uint32_t *offset, int i, f8 row)
+{
+	_mm_storeu_ps(&body_out(bodies, offset[i])->v.x, _mm256_castps256_ps128(row));
+	_mm_storeu_ps(&body_out(bodies, offset[i + 4])->v.x, _mm256_extractf128_ps(row, 1));
+}
+KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const uint32_t *offset, f8 vx, f8 vy, f8 w, f8 inv_mass)
 {
 	f8_transpose4(&vx, &vy, &w, &inv_mass);
-	f8 rows[4] = {vx, vy, w, inv_mass};
-	for (int i = 0; i < 4; ++i) {
-		_mm_storeu_ps(&bodies[index[i]].v.x, _mm256_castps256_ps128(rows[i]));
-		_mm_storeu_ps(&bodies[index[i + 4]].v.x, _mm256_extractf128_ps(rows[i], 1));
-	}
+	/* written out: gcc kept a loop over the rows as a loop, through the stack */
+	f8_store_row(bodies, offset, 0, vx);
+	f8_store_row(bodies, offset, 1, vy);
+	f8_store_row(bodies, offset, 2, w);
+	f8_store_row(bodies, offset, 3, inv_mass);
 }
 #define VT f8
 #define VM m8
@@ -470,8 +517,8 @@ static void warm_start_avx(sinew_world *w, bool first_substep)
 	}
 }
 
-/* use_bias is a constant in each of the two calls below: a kernel for each kind of pass. */
-KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, bool use_bias)
+/* pass is a constant in each of the calls below: a kernel for each kind of pass. */
+KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, sinew_contact_pass pass)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	pass_avx4 ps4 = make_pass_avx4(w, inv_h);
@@ -480,17 +527,18 @@ KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, bool use_bias)
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		int lanes = w->colour_count[c];
-		for (; lanes > 4; lanes -= WIDE_LANES) solve_block_avx8(bodies, cw++, 0, &ps8, use_bias);
-		if (lanes > 0) solve_block_avx4(bodies, cw, 0, &ps4, use_bias);
+		for (; lanes > 4; lanes -= WIDE_LANES) solve_block_avx8(bodies, cw++, 0, &ps8, pass);
+		if (lanes > 0) solve_block_avx4(bodies, cw, 0, &ps4, pass);
 	}
 }
 
-static void solve_avx(sinew_world *w, float inv_h, bool use_bias)
+static void solve_avx(sinew_world *w, float inv_h, sinew_contact_pass pass)
 {
-	if (use_bias)
-		solve_colours_avx(w, inv_h, true);
-	else
-		solve_colours_avx(w, inv_h, false);
+	switch (pass) {
+	case SINEW_CONTACT_PASS_BIASED: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_BIASED); break;
+	case SINEW_CONTACT_PASS_RELAX: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_RELAX); break;
+	case SINEW_CONTACT_PASS_RELAX_AGAIN: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_RELAX_AGAIN); break;
+	}
 }
 #pragma GCC pop_options
 #endif
@@ -526,35 +574,36 @@ void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
 }
 
 /* Each wide constraint as two halves of four lanes (the second only where it holds a constraint);
- * use_bias a constant in each call. */
-KERNEL_INLINE void solve_colours_4(sinew_world *w, float inv_h, bool use_bias)
+ * pass a constant in each call. */
+KERNEL_INLINE void solve_colours_4(sinew_world *w, float inv_h, sinew_contact_pass pass)
 {
 	pass_4 ps = make_pass_4(w, inv_h);
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
-			solve_block_4(w->solver_bodies, cw, 0, &ps, use_bias);
-			if (lanes > 4) solve_block_4(w->solver_bodies, cw, 1, &ps, use_bias);
+			solve_block_4(w->solver_bodies, cw, 0, &ps, pass);
+			if (lanes > 4) solve_block_4(w->solver_bodies, cw, 1, &ps, pass);
 		}
 	}
 }
 
 /* One pass over the coloured constraints, colour after colour. */
-void sinew_contacts_solve_wide(sinew_world *w, float inv_h, bool use_bias)
+void sinew_contacts_solve_wide(sinew_world *w, float inv_h, sinew_contact_pass pass)
 {
 	int n = (int)stbds_arrlen(w->wide_constraints);
 	if (n == 0) return;
 #if WIDE_AVX
 	if (w->wide_avx) {
-		solve_avx(w, inv_h, use_bias);
+		solve_avx(w, inv_h, pass);
 		return;
 	}
 #endif
-	if (use_bias)
-		solve_colours_4(w, inv_h, true);
-	else
-		solve_colours_4(w, inv_h, false);
+	switch (pass) {
+	case SINEW_CONTACT_PASS_BIASED: solve_colours_4(w, inv_h, SINEW_CONTACT_PASS_BIASED); break;
+	case SINEW_CONTACT_PASS_RELAX: solve_colours_4(w, inv_h, SINEW_CONTACT_PASS_RELAX); break;
+	case SINEW_CONTACT_PASS_RELAX_AGAIN: solve_colours_4(w, inv_h, SINEW_CONTACT_PASS_RELAX_AGAIN); break;
+	}
 }
 
 /* Lane slot's state into cc: bodies, normal, force_dv and each point's anchors, masses, impulses
@@ -563,8 +612,8 @@ void sinew_contacts_read_wide(const sinew_world *w, int32_t slot, int point_coun
 {
 	const sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
 	int l = (int)((uint32_t)slot % WIDE_LANES);
-	cc->body_a = cw->body_a[l];
-	cc->body_b = cw->body_b[l];
+	cc->body_a = (int32_t)(cw->offset_a[l] / sizeof(sinew_solver_body));
+	cc->body_b = (int32_t)(cw->offset_b[l] / sizeof(sinew_solver_body));
 	cc->normal = sinew_v2(cw->nx[l], cw->ny[l]);
 	cc->force_dv = cw->force_dv[l];
 	cc->point_count = point_count;

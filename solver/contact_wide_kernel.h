@@ -15,11 +15,22 @@ typedef struct K(body) {
 	VT vx, vy, w, dpx, dpy, qc, qs;
 } K(body);
 
-KERNEL_INLINE K(body) K(gather)(const sinew_solver_body *bodies, const int32_t *index)
+KERNEL_INLINE K(body) K(gather)(const sinew_solver_body *bodies, const uint32_t *offset)
 {
 	VT r[8];
-	V(gather)(bodies, index, r);
+	V(gather)(bodies, offset, r);
 	K(body) wb = {r[0], r[1], r[2], r[4], r[5], r[6], r[7]};
+	return wb;
+}
+
+/* The velocities only, for a pass that reads no separation (the position and rotation changes are
+ * zero here and never read). */
+KERNEL_INLINE K(body) K(gather_velocity)(const sinew_solver_body *bodies, const uint32_t *offset)
+{
+	VT r[4];
+	V(gather_velocity)(bodies, offset, r);
+	VT zero = V(splat)(0.0f);
+	K(body) wb = {r[0], r[1], r[2], zero, zero, zero, zero};
 	return wb;
 }
 
@@ -27,9 +38,9 @@ KERNEL_INLINE K(body) K(gather)(const sinew_solver_body *bodies, const int32_t *
  * so their writes agree. A body's first four floats are written back whole: v, w and its inverse
  * mass, which the constraint holds too (inv_mass, the same float), so the body state does not
  * carry it through the kernel in two more registers. */
-KERNEL_INLINE void K(scatter)(sinew_solver_body *bodies, const int32_t *index, const K(body) *wb, VT inv_mass)
+KERNEL_INLINE void K(scatter)(sinew_solver_body *bodies, const uint32_t *offset, const K(body) *wb, VT inv_mass)
 {
-	V(scatter)(bodies, index, wb->vx, wb->vy, wb->w, inv_mass);
+	V(scatter)(bodies, offset, wb->vx, wb->vy, wb->w, inv_mass);
 }
 
 /* Masses of one wide constraint's two sides. */
@@ -66,7 +77,7 @@ static inline K(mass) K(load_mass)(const sinew_contact_wide *cw, int half)
 /* Warm start of one wide constraint (of the lanes this instance spans). */
 static inline void K(warm_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int half, bool first_substep)
 {
-	K(body) a = K(gather)(bodies, LANES(half) + cw->body_a), b = K(gather)(bodies, LANES(half) + cw->body_b);
+	K(body) a = K(gather)(bodies, LANES(half) + cw->offset_a), b = K(gather)(bodies, LANES(half) + cw->offset_b);
 	K(mass) m = K(load_mass)(cw, half);
 	VT nx = V(load)(LANES(half) + cw->nx), ny = V(load)(LANES(half) + cw->ny), tx = ny, ty = V(neg)(nx);
 	for (int j = 0; j < 2; ++j) {
@@ -79,8 +90,8 @@ static inline void K(warm_block)(sinew_solver_body *bodies, sinew_contact_wide *
 		VT px = V(add)(V(mul)(ni, nx), V(mul)(ti, tx)), py = V(add)(V(mul)(ni, ny), V(mul)(ti, ty));
 		K(apply)(&a, &b, &m, V(load)(LANES(half) + wp->rax), V(load)(LANES(half) + wp->ray), V(load)(LANES(half) + wp->rbx), V(load)(LANES(half) + wp->rby), px, py);
 	}
-	K(scatter)(bodies, LANES(half) + cw->body_a, &a, m.ma);
-	K(scatter)(bodies, LANES(half) + cw->body_b, &b, m.mb);
+	K(scatter)(bodies, LANES(half) + cw->offset_a, &a, m.ma);
+	K(scatter)(bodies, LANES(half) + cw->offset_b, &b, m.mb);
 }
 
 /* The separation of point wp now, from the bodies' position and rotation change in the step. */
@@ -95,9 +106,9 @@ static inline VT K(separation)(const K(body) *a, const K(body) *b, const wide_po
 	return V(add)(V(load)(LANES(half) + wp->base_separation), d);
 }
 
-/* The settings of one solve pass, as lane constants. Whether the pass is the biased one or a relax
- * pass is not among them: it is a constant of each instance of the kernel (use_bias below), so
- * neither pass computes the other's terms and selects them away. */
+/* The settings of one solve pass, as lane constants. Which kind of pass it is (biased, first relax,
+ * another relax: sinew_contact_pass) is not among them: it is a constant of each instance of the
+ * kernel (pass below), so no pass computes another's terms and selects them away. */
 typedef struct K(pass) {
 	VT inv_h, push, bias_rate, mass_scale, impulse_scale, zero, one, half;
 } K(pass);
@@ -116,19 +127,28 @@ KERNEL_INLINE VT K(point_total)(const K(pass) *ps, bool use_bias, VM seq_soft, V
 /* The normal impulses of one wide constraint: block solve where it applies, else point by point.
  * A long kernel on purpose: it is the solver's inner loop, and every branch of the scalar code
  * (contact_solver.c: sinew_contacts_solve and solve_block) is a pair of results and a select.
- * use_bias is a constant where the kernel is inlined: true in the biased pass, false in relax. */
+ * pass is a constant where the kernel is inlined (sinew_contact_pass). */
 KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a, K(body) *b, const K(mass) *m,
-                                   const K(pass) *ps, bool use_bias, VT nx, VT ny)
+                                   const K(pass) *ps, sinew_contact_pass pass, VT nx, VT ny)
 {
+	bool use_bias = pass == SINEW_CONTACT_PASS_BIASED;
 	wide_point *p0 = &cw->points[0], *p1 = &cw->points[1];
 	VT bias[2], vn[2];
 	VM block_soft[2], seq_soft[2];
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
+		vn[j] = K(relative_speed)(a, b, V(load)(LANES(half) + wp->rax), V(load)(LANES(half) + wp->ray), V(load)(LANES(half) + wp->rbx), V(load)(LANES(half) + wp->rby), nx, ny);
+		if (!use_bias) block_soft[j] = seq_soft[j] = V(all)(false);
+		/* relax, jointed pair: a speculative point that is already pushing may not approach */
+		VM pushing = V(and)(V(gt)(V(load)(LANES(half) + cw->hold), ps->zero), V(gt)(V(load)(LANES(half) + wp->normal_impulse), ps->zero));
+		if (pass == SINEW_CONTACT_PASS_RELAX_AGAIN) {
+			/* the first relax pass's gap: the positions have not moved since */
+			bias[j] = V(select)(pushing, ps->zero, V(load)(LANES(half) + wp->relax_gap));
+			continue;
+		}
 		VT s = K(separation)(a, b, wp, half, nx, ny);
 		VM speculative = V(gt)(s, ps->zero);
 		VT gap_bias = V(mul)(s, ps->inv_h);
-		vn[j] = K(relative_speed)(a, b, V(load)(LANES(half) + wp->rax), V(load)(LANES(half) + wp->ray), V(load)(LANES(half) + wp->rbx), V(load)(LANES(half) + wp->rby), nx, ny);
 		if (use_bias) {
 			VT soft_bias = V(max)(V(mul)(ps->bias_rate, s), V(neg)(ps->push));
 			bias[j] = V(select)(speculative, gap_bias, soft_bias);
@@ -139,10 +159,10 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 			VT rv = V(add)(vn[j], V(mul)(ps->half, V(load)(LANES(half) + cw->force_dv)));
 			V(store)(LANES(half) + wp->relative_velocity, V(select)(capture, rv, V(load)(LANES(half) + wp->relative_velocity)));
 		} else {
-			/* relax, jointed pair: a speculative point that is already pushing may not approach */
-			VM pushing = V(and)(V(gt)(V(load)(LANES(half) + cw->hold), ps->zero), V(gt)(V(load)(LANES(half) + wp->normal_impulse), ps->zero));
-			bias[j] = V(select)(speculative, V(select)(pushing, ps->zero, gap_bias), ps->zero);
-			block_soft[j] = seq_soft[j] = V(all)(false);
+			/* the speculative gap closed in one substep, kept for the next relax passes */
+			VT gap = V(select)(speculative, gap_bias, ps->zero);
+			V(store)(LANES(half) + wp->relax_gap, gap);
+			bias[j] = V(select)(pushing, ps->zero, gap);
 		}
 	}
 	/* the block: both points soft or both rigid, and one of the four cases fits */
@@ -228,15 +248,17 @@ static inline K(pass) K(make_pass)(const sinew_world *w, float inv_h)
 	return ps;
 }
 
-/* One solve of one wide constraint (of the lanes this instance spans); use_bias a constant where inlined. */
+/* One solve of one wide constraint (of the lanes this instance spans); pass a constant where inlined. */
 KERNEL_INLINE void K(solve_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int half, const K(pass) *ps,
-                                  bool use_bias)
+                                  sinew_contact_pass pass)
 {
-	K(body) a = K(gather)(bodies, LANES(half) + cw->body_a), b = K(gather)(bodies, LANES(half) + cw->body_b);
+	bool pose = pass != SINEW_CONTACT_PASS_RELAX_AGAIN; /* the pass computes separations */
+	K(body) a = pose ? K(gather)(bodies, LANES(half) + cw->offset_a) : K(gather_velocity)(bodies, LANES(half) + cw->offset_a);
+	K(body) b = pose ? K(gather)(bodies, LANES(half) + cw->offset_b) : K(gather_velocity)(bodies, LANES(half) + cw->offset_b);
 	K(mass) m = K(load_mass)(cw, half);
 	VT nx = V(load)(LANES(half) + cw->nx), ny = V(load)(LANES(half) + cw->ny);
-	K(solve_normal)(cw, half, &a, &b, &m, ps, use_bias, nx, ny);
+	K(solve_normal)(cw, half, &a, &b, &m, ps, pass, nx, ny);
 	K(solve_friction)(cw, half, &a, &b, &m, ny, V(neg)(nx));
-	K(scatter)(bodies, LANES(half) + cw->body_a, &a, m.ma);
-	K(scatter)(bodies, LANES(half) + cw->body_b, &b, m.mb);
+	K(scatter)(bodies, LANES(half) + cw->offset_a, &a, m.ma);
+	K(scatter)(bodies, LANES(half) + cw->offset_b, &b, m.mb);
 }

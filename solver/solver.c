@@ -174,12 +174,12 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 		sinew_joint_tree_presolve(w, h);
 		/* joints last in each pass: the tree solve leaves every tree joint exact */
 		sinew_joints_solve(w, h, true);
-		sinew_contacts_solve(w, inv_h, true);
+		sinew_contacts_solve(w, inv_h, SINEW_CONTACT_PASS_BIASED);
 		sinew_joint_tree_solve(w, h, true);
 		integrate_positions(w, h);
 		for (int k = 0; k < SINEW_RELAX_ITERATIONS; ++k) {
 			sinew_joints_solve(w, h, false);
-			sinew_contacts_solve(w, inv_h, false);
+			sinew_contacts_solve(w, inv_h, k == 0 ? SINEW_CONTACT_PASS_RELAX : SINEW_CONTACT_PASS_RELAX_AGAIN);
 			sinew_joint_tree_solve(w, h, false);
 		}
 		sinew_joints_update_errors(w);

@@ -313,6 +313,12 @@ typedef struct sinew_world {
 	double *loop_position;                   /* the position step's loop impulses, its next start */
 	double *loop_jacobians;                  /* each loop row's ja and jb in double, for the products */
 	bool loop_jacobians_fresh;               /* loop_jacobians are those of the rows now */
+	struct sinew_loop_node *loop_pack;       /* the trees' factorisation as the loops' products read it */
+	double *loop_pack_y;                     /* and their right-hand sides, three per body there */
+	int32_t *loop_pack_index;                /* each tree node's place in loop_pack (bodies of loop trees), else -1 */
+	bool *loop_needed;                       /* tree nodes whose inverse block the preconditioner needs */
+	int32_t *loop_pack_ends;                 /* loop_nodes as places in loop_pack, and runs of rows with the same ends */
+	bool loop_pack_fresh;                    /* loop_pack is the factorisation now (joint_loops.c) */
 	double loop_residual;                    /* root-mean-square speed of the loop rows after their last solve */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
@@ -430,7 +436,15 @@ float sinew_soft_bias_rate(float hertz, float zeta, float h);
 void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate, float *mass_scale, float *impulse_scale);
 void sinew_contacts_prepare(sinew_world *world, float h);
 void sinew_contacts_warm_start(sinew_world *world, bool first_substep);
-void sinew_contacts_solve(sinew_world *world, float inv_h, bool use_bias);
+/* The kinds of contact pass in a substep: the biased one before the positions are integrated, then
+ * the relax passes; the first relax pass keeps each point's speculative bias (its separation does
+ * not change until the next substep's positions) and the next ones read it back. */
+typedef enum sinew_contact_pass {
+	SINEW_CONTACT_PASS_BIASED,
+	SINEW_CONTACT_PASS_RELAX,
+	SINEW_CONTACT_PASS_RELAX_AGAIN,
+} sinew_contact_pass;
+void sinew_contacts_solve(sinew_world *world, float inv_h, sinew_contact_pass pass);
 void sinew_contacts_restitution(sinew_world *world);
 void sinew_contacts_store(sinew_world *world);
 /* contact_push.c: the position pass on contacts overlapping under load, after the substeps. Prepare
@@ -474,7 +488,7 @@ void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int poin
 void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);
 bool sinew_contacts_wide_avx(void);
 void sinew_contacts_warm_start_wide(sinew_world *world, bool first_substep);
-void sinew_contacts_solve_wide(sinew_world *world, float inv_h, bool use_bias);
+void sinew_contacts_solve_wide(sinew_world *world, float inv_h, sinew_contact_pass pass);
 
 /* awake.c */
 /* Room for a pool of `pool` entries: adding and removing then never allocate. False when out of memory. */
