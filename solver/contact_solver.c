@@ -88,9 +88,9 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 		cp->tangent_impulse = c->warm_tangent[j];
 		cp->total_normal_impulse = cp->total_tangent_impulse = 0.0f;
 		cp->max_normal_impulse = 0.0f;
-		sinew_vec2 dv = sinew_sub(sinew_add(sb->v, sinew_cross_sv(sb->w, cp->r_b)),
-		                          sinew_add(sa->v, sinew_cross_sv(sa->w, cp->r_a)));
-		cp->relative_velocity = sinew_dot(nrm, dv);
+		/* the speed at impact is measured by the first biased pass, as by every biased pass until
+		 * the point pushes (its max_normal_impulse is 0 until then: sinew_contacts_solve) */
+		cp->relative_velocity = 0.0f;
 	}
 	cc->hold = ba->joint_count > 0 || bb->joint_count > 0;
 	cc->tree = tc->side >= 0;
