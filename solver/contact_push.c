@@ -35,23 +35,6 @@
 #define SINEW_PUSH_UNREACHED INT32_MAX
 #define SINEW_PUSH_JOINTED (-1)
 
-/* Levels and visiting order, once per step (the contact graph does not change within a step). */
-void sinew_contacts_keep_push(sinew_world *w, int index, const sinew_contact_constraint *cc)
-{
-	if (index == 0) stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
-	sinew_push_constraint *pc = &w->push_constraints[index];
-	pc->normal = cc->normal;
-	pc->lift = cc->lift;
-	pc->body_a = cc->body_a;
-	pc->body_b = cc->body_b;
-	pc->point_count = cc->point_count;
-	for (int j = 0; j < cc->point_count; ++j) {
-		pc->r_a[j] = cc->points[j].r_a;
-		pc->r_b[j] = cc->points[j].r_b;
-		pc->base_separation[j] = cc->points[j].base_separation;
-	}
-}
-
 /* How much of a correction each body of the pair takes: the lower body holds the higher one up, so
  * it counts as fixed, as does anything of level 0. */
 static void push_masses(const sinew_world *w, int32_t body_a, int32_t body_b, float *ma, float *mb)
@@ -82,6 +65,7 @@ static int push_key(const int32_t *level, const sinew_constraint_ref *ref, int k
 	return la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED || la < 0 || lb < 0 ? keys - 1 : la + lb;
 }
 
+/* Levels and visiting order, once per step (the contact graph does not change within a step). */
 void sinew_contacts_order_push(sinew_world *w)
 {
 	stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
