@@ -112,6 +112,16 @@ static inline float sinew_row_speed(const sinew_solver_body *bodies, const sinew
 	return ja[0] * a->v.x + ja[1] * a->v.y + ja[2] * a->w + jb[0] * b->v.x + jb[1] * b->v.y + jb[2] * b->w;
 }
 
+/* sinew_row_speed of a point's x (axis 0) or y (axis 1) row (sinew_row_point) without the two terms
+ * of its zero Jacobian entries: the same speed but for the sign of a zero one. */
+static inline float sinew_point_row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc, int axis)
+{
+	const sinew_solver_body *a = &bodies[rc->body_a], *b = &bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	float va = axis == 0 ? a->v.x : a->v.y, vb = axis == 0 ? b->v.x : b->v.y;
+	return ja[axis] * va + ja[2] * a->w + jb[axis] * vb + jb[2] * b->w;
+}
+
 /* joints/<type>.c: the rows of one joint type for the current body state. Returns the row count. */
 int sinew_pin_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);

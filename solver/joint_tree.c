@@ -25,18 +25,30 @@
 /* The blocks are small (a body 3, a joint 1 to 3 rows), and every pass over a tree is a run of 3x3
  * products: written with the sizes known when compiled and these loops fully unrolled (GCC and clang
  * both read the pragma; at -O2 GCC would keep the loops), a pass costs about a third of the generic
- * loops' instructions. The pairs of sizes (node, parent) a tree has: */
+ * loops' instructions. Each sum starts from its first product rather than from 0.0 plus it (an add the
+ * compiler must keep, since 0.0 + -0.0 is +0.0: only the sign of a zero sum can differ; 1 % of
+ * stickman_rain's instructions, the same state hashes). The pairs of sizes (node, parent) a tree has: */
 #define SINEW_UNROLL _Pragma("GCC unroll 3")
-/* kernel(n, p, N, P) with the sizes of node n and its parent p as constants, for the pairs a tree has
- * (a body under a joint, a joint under a body) */
+/* A point joint's coupling blocks have two exact zeros: its x row does not move a body along y nor its
+ * y row along x (sinew_row_point), so H(i, j) is zero at (0, 1) and (1, 0), in a body node's H (body
+ * coordinate, joint row) as in a joint node's (joint row, body coordinate). PT (the node's `point`)
+ * says so, and the products skip those entries: a running sum plus or minus a zero product is the
+ * sum itself, but for the sign of a zero sum (about 4 % of stickman_rain's instructions; the same
+ * state hashes). */
+#define SINEW_POINT_ZERO(PT, i, j) ((PT) && (((i) == 0 && (j) == 1) || ((i) == 1 && (j) == 0)))
+/* kernel(n, p, N, P, PT) with the sizes of node n and its parent p, and n's `point`, as constants, for
+ * the pairs a tree has (a body under a joint, a joint under a body) */
 #define SINEW_TREE_DISPATCH(kernel, n, p) \
-	switch ((n)->dim * 4 + (p)->dim) { \
-	case 3 * 4 + 1: kernel(n, p, 3, 1); break; \
-	case 3 * 4 + 2: kernel(n, p, 3, 2); break; \
-	case 3 * 4 + 3: kernel(n, p, 3, 3); break; \
-	case 1 * 4 + 3: kernel(n, p, 1, 3); break; \
-	case 2 * 4 + 3: kernel(n, p, 2, 3); break; \
-	default: kernel(n, p, (n)->dim, (p)->dim); break; \
+	switch ((n)->point * 16 + (n)->dim * 4 + (p)->dim) { \
+	case 3 * 4 + 1: kernel(n, p, 3, 1, false); break; \
+	case 3 * 4 + 2: kernel(n, p, 3, 2, false); break; \
+	case 3 * 4 + 3: kernel(n, p, 3, 3, false); break; \
+	case 1 * 4 + 3: kernel(n, p, 1, 3, false); break; \
+	case 2 * 4 + 3: kernel(n, p, 2, 3, false); break; \
+	case 16 + 3 * 4 + 2: kernel(n, p, 3, 2, true); break; \
+	case 16 + 3 * 4 + 3: kernel(n, p, 3, 3, true); break; \
+	case 16 + 2 * 4 + 3: kernel(n, p, 2, 3, true); break; \
+	default: kernel(n, p, (n)->dim, (p)->dim, false); break; \
 	}
 
 static int32_t add_node(sinew_world *w, int32_t parent, int32_t ref, bool is_body)
@@ -264,9 +276,24 @@ void sinew_joint_tree_mark_presolve(sinew_world *w)
  * or better once loop rows have geometric stiffness too (geometric_stiffness): the taut bridge of
  * tests/test_joint_loops.c, now two trees joined at its middle pin, holds its crates at rest
  * (docs/joints.md, "Loops"). */
+/* Which nodes' coupling blocks are a point joint's (sinew_tree_node.point); parents come first. */
+static void mark_point_blocks(sinew_world *w)
+{
+	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	for (int32_t i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) {
+			n->point = n->parent >= 0 && w->tree_nodes[n->parent].point;
+			continue;
+		}
+		n->point = n->rigid >= 2 && w->joint_rows[n->rows[0]].row.point == 1 && w->joint_rows[n->rows[1]].row.point == 2;
+	}
+}
+
 void sinew_joint_tree_build(sinew_world *w)
 {
 	grow_trees(w);
+	mark_point_blocks(w);
 	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
@@ -369,25 +396,38 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 
 /* The parent's pivot less the node's eliminated block, H^T D^-1 H, with the sizes known when
  * compiled (SINEW_UNROLL, above; N the node's, P its parent's). */
-static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P)
+static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double x[3][3] = {{0.0}}; /* D_n^-1 H(n, p) */
 	SINEW_UNROLL for (int a = 0; a < N; ++a)
 		SINEW_UNROLL for (int b = 0; b < P; ++b) {
 			double s = 0.0;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->d[a][k] * n->h[k][b];
+			bool first = true;
+			SINEW_UNROLL for (int k = 0; k < N; ++k) {
+				if (SINEW_POINT_ZERO(PT, k, b)) continue;
+				double t = n->d[a][k] * n->h[k][b];
+				s = first ? t : s + t;
+				first = false;
+			}
 			x[a][b] = s;
 		}
 	SINEW_UNROLL for (int a = 0; a < P; ++a)
 		SINEW_UNROLL for (int b = 0; b < P; ++b) {
 			double s = 0.0;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->h[k][a] * x[k][b];
+			bool first = true;
+			SINEW_UNROLL for (int k = 0; k < N; ++k) {
+				if (SINEW_POINT_ZERO(PT, k, a)) continue;
+				double t = n->h[k][a] * x[k][b];
+				s = first ? t : s + t;
+				first = false;
+			}
 			p->d[a][b] -= s;
 		}
 }
 
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
+	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
 	for (int32_t i = begin; i < end; ++i) {
 		fill_blocks(w, &w->tree_nodes[i]);
 		w->tree_nodes[i].stale = false;
@@ -423,6 +463,7 @@ static void mark_stale(sinew_world *w, int32_t node, int32_t end)
  * from it to the root instead of the whole figure. */
 static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 {
+	w->loop_pack_fresh = false;
 	sinew_tree_node *nodes = w->tree_nodes;
 	for (int32_t i = begin; i < end; ++i)
 		if (nodes[i].stale) fill_blocks(w, &nodes[i]);
@@ -598,7 +639,13 @@ static void load_rhs(const sinew_world *w, sinew_tree_node *n, const sinew_tree_
 {
 	n->y[0] = n->y[1] = n->y[2] = 0.0;
 	if (n->is_body) return;
-	for (int r = 0; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
+	int r = 0;
+	if (n->point && !pass->position) { /* a point's rows: rigid, standing still */
+		n->y[0] = (double)sinew_point_row_speed(w->solver_bodies, &w->joint_rows[n->rows[0]], 0);
+		n->y[1] = (double)sinew_point_row_speed(w->solver_bodies, &w->joint_rows[n->rows[1]], 1);
+		r = 2;
+	}
+	for (; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
 }
 
 static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
@@ -617,32 +664,39 @@ static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread
  * body is 3, a joint 1 to 3), so that the small products unroll: the generic loops cost about 340
  * instructions per node and pass, most of the time of a grid of loops (each of its conjugate-gradient
  * products is one pass over the whole tree). */
-static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P)
+static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double z[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = 0.0;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->d[a][k] * n->y[k];
+		double s = n->d[a][0] * n->y[0];
+		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * n->y[k];
 		z[a] = s;
 	}
 	SINEW_UNROLL for (int b = 0; b < P; ++b) {
 		double s = 0.0;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->h[k][b] * z[k];
+		bool first = true;
+		SINEW_UNROLL for (int k = 0; k < N; ++k) {
+			if (SINEW_POINT_ZERO(PT, k, b)) continue;
+			double t = n->h[k][b] * z[k];
+			s = first ? t : s + t;
+			first = false;
+		}
 		p->y[b] -= s;
 	}
 }
 
-static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P)
+static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double r[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
 		double s = n->y[a];
-		SINEW_UNROLL for (int b = 0; b < P; ++b) s -= n->h[a][b] * p->y[b];
+		SINEW_UNROLL for (int b = 0; b < P; ++b)
+			if (!SINEW_POINT_ZERO(PT, a, b)) s -= n->h[a][b] * p->y[b];
 		r[a] = s;
 	}
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = 0.0;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) s += n->d[a][k] * r[k];
+		double s = n->d[a][0] * r[0];
+		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * r[k];
 		n->y[a] = s;
 	}
 }
@@ -651,9 +705,9 @@ static void down_step(sinew_tree_node *n, const sinew_tree_node *p)
 {
 	if (p == NULL) { /* a root: no coupling */
 		switch (n->dim) {
-		case 3: substitute_down(n, n, 3, 0); return;
-		case 2: substitute_down(n, n, 2, 0); return;
-		default: substitute_down(n, n, n->dim, 0); return;
+		case 3: substitute_down(n, n, 3, 0, false); return;
+		case 2: substitute_down(n, n, 2, 0, false); return;
+		default: substitute_down(n, n, n->dim, 0, false); return;
 		}
 	}
 	SINEW_TREE_DISPATCH(substitute_down, n, p)
@@ -951,7 +1005,8 @@ static bool solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tr
  * touched since its last solve in the substep (no contact, soft row, loop row or speed clamp changed
  * their velocities by a bit) is still solved, every rigid row and limit of it holds, and solving it
  * again only moves its velocities by rounding. note_answer notes the answer, record_solve keeps it, untouched_since_solve
- * tells whether it still stands. Not for a tree that loop rows reach: their solve after the trees
+ * tells whether it still stands. Not for a tree that loop rows solved exactly reach (on the
+ * conjugate-gradient path it is, see solve_trees): their solve after the trees
  * targets 0 in a relax pass (-c / h with bias), and a skip there (the loop solve's share was 0)
  * moved the taut bridge's crates' rest speed at 10 s from 0.41 to 1.54 cm/s (test_joint_loops):
  * a figure that one solve's rounding in 600 steps changes that much. On stickman_rain (300 steps)
@@ -964,7 +1019,7 @@ static void record_solve(sinew_tree_range *r)
 
 static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *r)
 {
-	if (!r->solved || r->solved_to_close || r->has_loops) return false;
+	if (!r->solved || r->solved_to_close || (r->has_loops && !w->loops_iterative)) return false;
 	for (int32_t i = r->begin; i < r->end; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) continue;
@@ -1012,7 +1067,18 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		else if (settled) record_solve(r);
 	}
 	if (loops_changed) sinew_joint_loops_factor(w, h);
-	if (loops) sinew_joint_loops_solve(w, &pass);
+	if (!loops) return;
+	sinew_joint_loops_solve(w, &pass);
+	/* Loop rows solved by conjugate gradients: their impulses, spread through the trees, keep every
+	 * tree row standing still, so what they leave is the trees' answer, and a relax pass skips a tree
+	 * that nothing touched since (joint_grid: both relax passes of every tree). */
+	if (!w->loops_iterative) return;
+	for (int t = 0; t < trees; ++t) {
+		sinew_tree_range *r = &w->tree_ranges[t];
+		if (!r->has_loops || !r->solved) continue;
+		for (int32_t i = r->begin; i < r->end; ++i)
+			if (w->tree_nodes[i].is_body) velocity_into(w->tree_nodes[i].solved, &w->solver_bodies[w->tree_nodes[i].ref]);
+	}
 }
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)

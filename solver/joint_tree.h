@@ -30,6 +30,8 @@ typedef struct sinew_tree_node {
 	bool is_body;
 	bool has_limits; /* joint node: its joint has tree-owned limit rows (most joints of a big grid do not) */
 	bool stale;      /* its blocks changed since the tree was factored (refactor_stale in joint_tree.c) */
+	bool point;      /* its coupling block is a point joint's (rigid rows 0 and 1 are sinew_row_point's x and y):
+	                  * a joint node whose own are, a body node whose parent's are (SINEW_POINT_ZERO, joint_tree.c) */
 } sinew_tree_node;
 
 /* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
