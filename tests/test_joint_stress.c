@@ -128,9 +128,15 @@ static type_run random_body_types(uint32_t seed)
  * kinematic part against a static one, loop solves near a singular S, warm starts carried across a
  * change of solver, and projections of metres at once; see docs/joints.md "Known limits"). Seeds 1-5
  * and 13, 900 steps each: every body finite after every step, no engine error, no dynamic body faster
- * than 350 m/s (the speed clamp is 400 m/s; measured up to 156 m/s, and it moved between 65 and 281
- * with every change of the solver's details: light parts are still thrown hard while kinematic parts
- * drag their figures), none further than 100 m from where the figures
+ * than 120 m/s (measured 37-92 m/s over the six seeds; 144 m/s before the last of the fixes below;
+ * it was up to 156 m/s, bounded at 350, and
+ * reached the 400 m/s clamp with some changes of the solver's details). Traced pass by pass, three
+ * injections threw the light parts (docs/joints.md, Known limits): the loops' bias asking a joint
+ * stretched by metres to close in one substep (a 36 g hand at 802 m/s), the presolve spreading a
+ * crushed hand's warm-started contact impulse (540 m/s) through a figure a kinematic part drives,
+ * and the loop impulses of such a figure near a singular S (620 m/s); what is left comes from loop
+ * solves near a singular S in figures no moving kinematic part drives (seed 4, step 594: 244 m/s
+ * inside a pass, 92 m/s at the step's end). None further than 100 m from where the figures
  * stand (a kinematic part can travel about 37 m), and once all parts are dynamic again every joint
  * back within 1 cm over the last second. Without the projection's trust region (the other guards in
  * place) every seed stayed finite, but bodies were flung up to 923 m and reached the clamp. */
@@ -145,7 +151,7 @@ static void random_body_types_stay_finite(void **state)
 		       (unsigned)seeds[i], run.switches, run.errors, run.fastest, run.farthest, run.stretched, run.settled);
 		assert_true(run.switches > 150);
 		assert_int_equal(run.errors, 0);
-		assert_true(run.fastest < 350.0);
+		assert_true(run.fastest < 120.0);
 		assert_true(run.farthest < 100.0);
 		assert_true(run.settled < 0.01);
 	}
