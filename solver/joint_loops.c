@@ -32,6 +32,20 @@
  * own scale alone, the step threw a body 2e5 m). */
 #define SINEW_LOOP_GUARD 1e-9
 #define SINEW_LOOP_DAMPING 1e-1
+/* The biased velocity pass asks each loop row for -C / h, and it takes that bias through S plus this
+ * fraction of the same scale as SINEW_LOOP_DAMPING (the larger of S's largest diagonal entry and the
+ * row's own inverse effective mass); the rest of the pass (J v = 0) stays exact. C is read from
+ * float positions, so it is only known to about one float step of the anchors' coordinates (the
+ * middle pin of the taut bridge, 10 m from the origin: C moved between 0, 0.95 and 1.9 um from one
+ * substep to the next, nothing else changing), and along a bridge pulled straight S is about 3e-7 of
+ * the row's own scale: through the exact S, each such step was a 790 N s change of the loop impulse,
+ * a kick of centimetres per second across the planks (tests/test_joint_loops.c,
+ * taut_bridge_comes_to_rest, with the implicit damping of sinew_joint_loops_damp: fastest plank
+ * from 10 to 20 s 4.6 cm/s exactly, 0.43 cm/s at 1e-6, 0.04 cm/s at 1e-5, 0.03 cm/s at 1e-4 and
+ * 0.05 cm/s at 1e-3, the bridge's loop within 0.01, 0.04 and 0.12 mm for the last three; the
+ * crates of taut_bridge_holds_crates at 10 to 11 s 0.30 cm/s at 1e-5, 0.46 at 1e-4, 0.65 at 1e-3).
+ * The position step keeps its stronger damping: it closes what this leaves. */
+#define SINEW_LOOP_BIAS_DAMPING 1e-5
 /* A loop row is taken as implied by the others (and given no impulse) when what remains of it after
  * them moves less than this fraction of what the row alone would move. Such a loop system is
  * singular (a torso pinned to a static head and to a kinematic arm: four rows on three degrees of
@@ -167,8 +181,8 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 		loop_preconditioner(w);
 		return;
 	}
-	stbds_arrsetlen(w->loop_matrix, 2 * count * count + count);
-	double *m = w->loop_matrix, *floor = m + 2 * count * count;
+	stbds_arrsetlen(w->loop_matrix, 3 * count * count + count);
+	double *m = w->loop_matrix, *floor = m + 3 * count * count;
 	double unit[SINEW_MAX_LOOP_ROWS], column[SINEW_MAX_LOOP_ROWS];
 	for (int i = 0; i < count; ++i) unit[i] = 0.0;
 	for (int i = 0; i < count; ++i) {
@@ -185,14 +199,17 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 		float eff = w->joint_rows[w->loop_rows[i]].eff_mass;
 		floor[i] = SINEW_LOOP_RANK * (eff > 0.0f ? 1.0 / (double)eff : 0.0);
 	}
-	double *soft = m + count * count;
-	for (int i = 0; i < count * count; ++i) soft[i] = m[i];
+	double *soft = m + count * count, *bias = soft + count * count;
+	for (int i = 0; i < count * count; ++i) soft[i] = bias[i] = m[i];
 	for (int i = 0; i < count; ++i) {
+		double scale = fmax(largest, floor[i] / SINEW_LOOP_RANK);
 		m[i * count + i] += SINEW_LOOP_GUARD * largest;
-		soft[i * count + i] += SINEW_LOOP_DAMPING * fmax(largest, floor[i] / SINEW_LOOP_RANK);
+		soft[i * count + i] += SINEW_LOOP_DAMPING * scale;
+		bias[i * count + i] += SINEW_LOOP_BIAS_DAMPING * scale;
 	}
 	cholesky(m, count, floor);
 	cholesky(soft, count, floor);
+	cholesky(bias, count, floor);
 }
 
 /* ---------------------------------------------------------------- many loops: conjugate gradients */
@@ -244,8 +261,9 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 
 /* Each loop row's Jacobian (ja, then jb) in double, read by every product: the rows themselves are
  * large and far apart, and reading them there was about half of a product's instructions. Taken
- * again after the rows change (each solve, projection and factorisation starts by marking them
- * stale); the same numbers, so the products are the same to the last bit. */
+ * again after the rows change (each factorisation and projection starts by marking them stale: the
+ * rows are rebuilt before both, and the velocity passes between keep the substep's Jacobians); the
+ * same numbers, so the products are the same to the last bit. */
 static const double *loop_jacobians(sinew_world *w)
 {
 	int count = (int)stbds_arrlen(w->loop_rows);
@@ -560,17 +578,23 @@ static double *loop_cg(sinew_world *w, int iterations, double tolerance, const d
 {
 	int count = (int)stbds_arrlen(w->loop_rows);
 	double *b = w->loop_work, *x = b + count, *r = x + count, *p = r + count, *q = p + count;
-	double *damping = q + count, *inverse = damping + count;
-	for (int k = 0; k < count; ++k) {
-		float eff = w->joint_rows[w->loop_rows[k]].eff_mass;
-		damping[k] = damped && eff > 0.0f ? SINEW_LOOP_DAMPING / (double)eff : 0.0;
-		inverse[k] = precond(w, damping, k);
+	double *damping = q + count;
+	const double *inverse = w->loop_matrix; /* undamped: loop_preconditioner's 1 / S_kk */
+	if (damped) {
+		double *damped_inverse = damping + count;
+		for (int k = 0; k < count; ++k) {
+			float eff = w->joint_rows[w->loop_rows[k]].eff_mass;
+			damping[k] = eff > 0.0f ? SINEW_LOOP_DAMPING / (double)eff : 0.0;
+			damped_inverse[k] = precond(w, damping, k);
+		}
+		inverse = damped_inverse;
 	}
 	double rz = 0.0, rr = 0.0;
 	if (start != NULL) {
 		for (int k = 0; k < count; ++k) x[k] = start[k];
 		loop_product_packed(w, x, q);
-		for (int k = 0; k < count; ++k) q[k] += damping[k] * x[k];
+		if (damped)
+			for (int k = 0; k < count; ++k) q[k] += damping[k] * x[k];
 		--iterations;
 	}
 	for (int k = 0; k < count; ++k) {
@@ -727,21 +751,58 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
  * share loop_share allows. */
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 {
-	w->loop_jacobians_fresh = false;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	if (count == 0) return;
 	if (w->loops_iterative) {
 		solve_loops_iterative(w, pass);
 		return;
 	}
-	double x[SINEW_MAX_LOOP_ROWS];
+	double x[SINEW_MAX_LOOP_ROWS], bias[SINEW_MAX_LOOP_ROWS];
 	for (int k = 0; k < count; ++k) {
 		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		double target = pass->use_bias ? -(double)rc->row.c / (double)pass->h : 0.0;
-		x[k] = target - (double)sinew_row_speed(w->solver_bodies, rc);
+		x[k] = -(double)sinew_row_speed(w->solver_bodies, rc);
+		bias[k] = -(double)rc->row.c / (double)pass->h;
 	}
 	cholesky_solve(w->loop_matrix, count, x);
+	if (pass->use_bias) { /* the bias through the slightly damped S (SINEW_LOOP_BIAS_DAMPING) */
+		cholesky_solve(w->loop_matrix + 2 * count * count, count, bias);
+		for (int k = 0; k < count; ++k) x[k] += bias[k];
+	}
 	apply_loop_impulses(w, x, pass->h);
+}
+
+/* The implicit damping of the loop trees' geometric stiffness. The stiffness h^2 k of a body's
+ * turning (joint_tree.c, geometric_stiffness) makes the velocity passes solve with M~ = M + h^2 K in
+ * place of M, v+ = v + M~^-1 J^T lambda. The implicit step it comes from (Andrews, Teichmann and Kry
+ * 2017) is (M + h^2 K) v+ = M v + h f + J^T lambda: the body's own momentum on the right, so that
+ * where nothing else acts a turn of stiffness k keeps I / (I + h^2 k) of its spin, which is what
+ * damps the stiff modes an explicit step cannot follow. Solving with M~ on both sides keeps the
+ * spin whole, and a taut loop's modes were not damped at all: the taut bridge of 40 planks pinned at
+ * both ends, without crates, rang at about 30 Hz with 0.2 mm at its middle for ever (its tension,
+ * some 3e5 N for its 6 mm sag, is a string whose modes run from 7 Hz to beyond the substep rate),
+ * the fastest plank at 6.3 cm/s from 10 to 20 s (tests/test_joint_loops.c,
+ * taut_bridge_comes_to_rest), and with five crates on it the bridge was torn apart after 15 s.
+ * Here each body of a tree that exactly solved loops reach (loops_iterative false) gets that
+ * factor on its spin at the start of the biased tree pass (solve_trees in joint_tree.c), after the
+ * contacts, whose impulses are momentum too: 0.04 cm/s with the loops' bias damping
+ * (SINEW_LOOP_BIAS_DAMPING), 2.6 cm/s without it; the stiffness doubled instead (without this
+ * damping): 3.5 cm/s. Damped before the warm starts instead, the crates' bridge was torn by 1.2 cm
+ * between 10 and 20 s. Not on the conjugate-gradient path: joint_grid's worst separation went from
+ * 2.1 mm to 5.2 mm (at step 496, growing); trees without loops keep their spin (not measured there). */
+void sinew_joint_loops_damp(sinew_world *w)
+{
+	if (w->loops_iterative || stbds_arrlen(w->loop_rows) == 0) return;
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		const sinew_tree_range *r = &w->tree_ranges[t];
+		if (!r->has_loops || !r->stiff) continue;
+		for (int32_t i = r->begin; i < r->end; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			if (!n->is_body) continue;
+			sinew_solver_body *b = &w->solver_bodies[n->ref];
+			if (b->inv_inertia > 0.0f) b->w = (float)((double)b->w * n->inv_turn / (double)b->inv_inertia);
+		}
+	}
 }
 
 /* Position: the loop rows met too. The trees' correction dx (in their body nodes' y) leaves each

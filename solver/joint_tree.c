@@ -1046,6 +1046,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 	sinew_tree_pass pass = {h, use_bias, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	bool loops_changed = false, loops = !presolve_only;
+	if (use_bias && !presolve_only) sinew_joint_loops_damp(w);
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
 		if (presolve_only && !r->presolve) continue;
