@@ -131,9 +131,9 @@ int sinew_revolute_errors(const sinew_joint *j, const sinew_joint_frame *f, floa
 /* The rows of a revolute joint that sinew_revolute_rows built earlier in the step, brought to the pose
  * f in place: the point rows' angular terms and every row's error, all that changes with the pose
  * (the other rows are turns of A against B, the same whatever the pose). The same rows to the bit
- * as building them again. Returns how many leading rows changed their Jacobians (the point's two),
- * or -1 for a joint whose rows all turn with the pose (a world-frame limit: build them again). */
-int sinew_revolute_update(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows);
+ * as building them again. Returns false, changing nothing, for a joint whose other rows turn with the
+ * pose too (a world-frame limit: build them again). */
+bool sinew_revolute_update(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows);
 int sinew_prismatic_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_weld_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_distance_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);

@@ -356,8 +356,7 @@ static const float *row_part(const sinew_row_constraint *rc, int32_t slot)
 
 static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 {
-	memset(n->d, 0, sizeof n->d);
-	memset(n->h, 0, sizeof n->h);
+	memset(n->d, 0, sizeof n->d); /* n->h: every entry read (within the sizes) is written below */
 	if (n->is_body) {
 		const sinew_solver_body *b = &w->solver_bodies[n->ref];
 		double m = 1.0 / b->inv_mass;
