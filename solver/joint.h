@@ -30,7 +30,8 @@ typedef struct sinew_joint_row {
 	float compliance;   /* compliant rows */
 	float bias_rate;    /* 0: the world's joint softness */
 	uint8_t kind;
-	uint8_t point;      /* 1, 2: the x, y row of a point constraint (sinew_row_point) */
+	uint8_t point;      /* 1, 2: the x, y row of a point constraint (sinew_row_point); 3: a turn of B against
+	                     * A alone (sinew_row_angle and the rows made from it): only ja[2] and jb[2] not 0 */
 } sinew_joint_row;
 
 /* Body state the row functions read: current centres, rotations and anchors from the centres. */
@@ -120,6 +121,13 @@ static inline float sinew_point_row_speed(const sinew_solver_body *bodies, const
 	const float *ja = rc->row.ja, *jb = rc->row.jb;
 	float va = axis == 0 ? a->v.x : a->v.y, vb = axis == 0 ? b->v.x : b->v.y;
 	return ja[axis] * va + ja[2] * a->w + jb[axis] * vb + jb[2] * b->w;
+}
+
+/* sinew_row_speed of a turn of B against A alone (point 3) without the four terms of its zero
+ * Jacobian entries: the same speed but for the sign of a zero one. */
+static inline float sinew_angle_row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc)
+{
+	return rc->row.ja[2] * bodies[rc->body_a].w + rc->row.jb[2] * bodies[rc->body_b].w;
 }
 
 /* joints/<type>.c: the rows of one joint type for the current body state. Returns the row count. */

@@ -121,6 +121,7 @@ void sinew_row_angle(sinew_joint_row *row, float c)
 	clear_row(row);
 	row->ja[2] = -1.0f;
 	row->jb[2] = 1.0f;
+	row->point = 3;
 	row->c = c;
 }
 
@@ -182,6 +183,7 @@ static void copy_shape(sinew_joint_row *row, const sinew_joint_row *shape, float
 		row->ja[k] = sign * shape->ja[k];
 		row->jb[k] = sign * shape->jb[k];
 	}
+	if (shape->point == 3) row->point = 3; /* still a turn alone (a point's x or y row alone is not a point) */
 }
 
 int sinew_rows_limit(sinew_joint_row *rows, const sinew_joint_row *shape, float value, float lower, float upper)

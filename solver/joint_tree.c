@@ -568,6 +568,13 @@ static void drop_limit(sinew_world *w, sinew_tree_node *n)
 	w->joint_rows[n->rows[n->dim]].in_tree = false;
 }
 
+/* A row's speed, through sinew_angle_row_speed for a turn alone (a local angle limit, most of a
+ * figure's limits; the same speed but for the sign of a zero one). */
+static inline float tree_row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc)
+{
+	return rc->row.point == 3 ? sinew_angle_row_speed(bodies, rc) : sinew_row_speed(bodies, rc);
+}
+
 /* How a limit outside the block is tested (crossed_limit): crossed now; crossed within the substep at
  * the velocities now (crosses_in_substep); crossed after the position correction found so far. */
 typedef enum { SINEW_CROSSED_NOW, SINEW_CROSSES_IN_SUBSTEP, SINEW_CROSSED_AFTER_CORRECTION } sinew_crossing;
@@ -616,7 +623,7 @@ static inline int32_t crossed_limit(const sinew_world *w, const sinew_tree_node 
 	const sinew_row_constraint *rc = &w->joint_rows[lower];
 	if (rc->eff_mass == 0.0f) return -1; /* the upper's is the same */
 	double along = 0.0;
-	if (test == SINEW_CROSSES_IN_SUBSTEP) along = (double)sinew_row_speed(w->solver_bodies, rc);
+	if (test == SINEW_CROSSES_IN_SUBSTEP) along = (double)tree_row_speed(w->solver_bodies, rc);
 	else if (test == SINEW_CROSSED_AFTER_CORRECTION) along = sinew_tree_correction_along(w, rc);
 	if (limit_crossed(rc, along, test, pass)) return lower;
 	if (n->limit_row + 1 < n->row_count && limit_crossed(rc + 1, -along, test, pass)) return lower + 1;
@@ -628,7 +635,7 @@ static double row_rhs(const sinew_world *w, const sinew_row_constraint *rc, bool
 {
 	if (pass->position) return (double)rc->row.c;
 	double target = is_limit ? limit_target_speed(rc, pass->h, pass->use_bias) : 0.0;
-	return (double)sinew_row_speed(w->solver_bodies, rc) - target;
+	return (double)tree_row_speed(w->solver_bodies, rc) - target;
 }
 
 /* The right-hand side of a joint node: its rows' speeds (less a limit's target), or their C. */
