@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* Where body i is now: inside a step the solver's running state, outside it the body's own. */
-static void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sinew_rot *q, sinew_vec2 *local_center,
+static inline void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sinew_rot *q, sinew_vec2 *local_center,
                       sinew_transform *xf)
 {
 	const sinew_body *b = &w->bodies[bi];
@@ -26,8 +26,7 @@ static void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sine
 
 sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_joint *j)
 {
-	sinew_joint_frame f;
-	memset(&f, 0, sizeof f);
+	sinew_joint_frame f; /* every field is written below */
 	sinew_vec2 lc;
 	sinew_transform xf;
 	if (j->edges[0].body == SINEW_NULL_INDEX) {
