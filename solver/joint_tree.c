@@ -579,7 +579,7 @@ static inline float tree_row_speed(const sinew_solver_body *bodies, const sinew_
  * the velocities now (crosses_in_substep); crossed after the position correction found so far. */
 typedef enum { SINEW_CROSSED_NOW, SINEW_CROSSES_IN_SUBSTEP, SINEW_CROSSED_AFTER_CORRECTION } sinew_crossing;
 
-static bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass);
+static inline bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass);
 /* The speed a limit in the block is solved to: with bias, closing the gap within the substep, or
  * leaving a crossed bound softly; without, standing still. */
 static double limit_target_speed(const sinew_row_constraint *rc, float h, bool use_bias)
@@ -592,7 +592,7 @@ static double limit_target_speed(const sinew_row_constraint *rc, float h, bool u
  * agree with the target: a limit added for moving slower than its target must be pushed by the solve
  * (a positive impulse), or it is dropped at once and added again. An open gap may still be closed
  * within the substep. */
-static bool crosses_in_substep(const sinew_row_constraint *rc, double speed, const sinew_tree_pass *pass)
+static inline bool crosses_in_substep(const sinew_row_constraint *rc, double speed, const sinew_tree_pass *pass)
 {
 	float c = rc->row.c;
 	if (!(c > 0.0f)) return speed < 0.0; /* limit_target_speed: 0 */
@@ -602,7 +602,7 @@ static bool crosses_in_substep(const sinew_row_constraint *rc, double speed, con
 
 /* The limit's row crossed by the test: `along` is its speed (SINEW_CROSSES_IN_SUBSTEP) or its share of
  * the correction, J dx (SINEW_CROSSED_AFTER_CORRECTION). */
-static bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass)
+static inline bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass)
 {
 	switch (test) {
 	case SINEW_CROSSED_NOW: return rc->row.c < 0.0f;
