@@ -148,6 +148,7 @@ static bool check_box(sinew_aabb aabb, const char *function)
 typedef struct build_leaf {
 	int32_t index;
 	sinew_vec2 center;
+	int32_t bin; /* partition_leaves' scratch: the item's bin, kept from the binning to the split */
 } build_leaf;
 
 typedef struct build_task {
@@ -914,7 +915,7 @@ static int32_t partition_leaves(const sinew_tree_node *nodes, build_leaf *leaves
 		sinew_aabb bin_box[SINEW_TREE_BIN_COUNT];
 		scale = (float)SINEW_TREE_BIN_COUNT / extent;
 		for (int32_t i = begin; i < end; ++i) {
-			int b = bin_of(leaves + i, axis, min_c, scale);
+			int b = leaves[i].bin = bin_of(leaves + i, axis, min_c, scale);
 			const sinew_aabb box = nodes[leaves[i].index].aabb;
 			bin_box[b] = bin_count[b] == 0 ? box : sinew_aabb_union(bin_box[b], box);
 			bin_count[b] += 1;
@@ -926,8 +927,8 @@ static int32_t partition_leaves(const sinew_tree_node *nodes, build_leaf *leaves
 		return mid;
 	}
 	int32_t split = begin;
-	for (int32_t i = begin; i < end; ++i) {
-		if (bin_of(leaves + i, axis, min_c, scale) <= best_plane) swap_leaves(leaves, i, split++);
+	for (int32_t i = begin; i < end; ++i) { /* each item carries its bin as it is swapped */
+		if (leaves[i].bin <= best_plane) swap_leaves(leaves, i, split++);
 	}
 	SINEW_ASSERT(split > begin && split < end);
 	return split;
@@ -976,7 +977,7 @@ static void build_top_down(sinew_dynamic_tree *tree, build_leaf *leaves, int32_t
 
 static build_leaf make_item(const sinew_tree_node *nodes, int32_t index)
 {
-	build_leaf item = {index, sinew_scale(0.5f, sinew_add(nodes[index].aabb.lower, nodes[index].aabb.upper))};
+	build_leaf item = {index, sinew_scale(0.5f, sinew_add(nodes[index].aabb.lower, nodes[index].aabb.upper)), 0};
 	return item;
 }
 

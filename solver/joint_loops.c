@@ -32,6 +32,20 @@
  * own scale alone, the step threw a body 2e5 m). */
 #define SINEW_LOOP_GUARD 1e-9
 #define SINEW_LOOP_DAMPING 1e-1
+/* The biased velocity pass asks each loop row for -C / h, and it takes that bias through S plus this
+ * fraction of the same scale as SINEW_LOOP_DAMPING (the larger of S's largest diagonal entry and the
+ * row's own inverse effective mass); the rest of the pass (J v = 0) stays exact. C is read from
+ * float positions, so it is only known to about one float step of the anchors' coordinates (the
+ * middle pin of the taut bridge, 10 m from the origin: C moved between 0, 0.95 and 1.9 um from one
+ * substep to the next, nothing else changing), and along a bridge pulled straight S is about 3e-7 of
+ * the row's own scale: through the exact S, each such step was a 790 N s change of the loop impulse,
+ * a kick of centimetres per second across the planks (tests/test_joint_loops.c,
+ * taut_bridge_comes_to_rest, with the implicit damping of sinew_joint_loops_damp: fastest plank
+ * from 10 to 20 s 4.6 cm/s exactly, 0.43 cm/s at 1e-6, 0.04 cm/s at 1e-5, 0.03 cm/s at 1e-4 and
+ * 0.05 cm/s at 1e-3, the bridge's loop within 0.01, 0.04 and 0.12 mm for the last three; the
+ * crates of taut_bridge_holds_crates at 10 to 11 s 0.30 cm/s at 1e-5, 0.46 at 1e-4, 0.65 at 1e-3).
+ * The position step keeps its stronger damping: it closes what this leaves. */
+#define SINEW_LOOP_BIAS_DAMPING 1e-5
 /* A loop row is taken as implied by the others (and given no impulse) when what remains of it after
  * them moves less than this fraction of what the row alone would move. Such a loop system is
  * singular (a torso pinned to a static head and to a kinematic arm: four rows on three degrees of
@@ -74,6 +88,7 @@ void sinew_joint_loops_find(sinew_world *w)
 	stbds_arrsetlen(w->loop_rows_before, before);
 	if (before > 0) memcpy(w->loop_rows_before, w->loop_rows, (size_t)before * sizeof *w->loop_rows);
 	stbds_arrsetlen(w->loop_rows, 0);
+	w->loop_pack_fresh = false;
 	int count = collect_loop_rows(w, &w->loop_rows);
 	w->loops_iterative = count > SINEW_MAX_LOOP_ROWS;
 	/* the position step's loop impulses start from the last ones while the loop rows stay the same */
@@ -166,8 +181,8 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 		loop_preconditioner(w);
 		return;
 	}
-	stbds_arrsetlen(w->loop_matrix, 2 * count * count + count);
-	double *m = w->loop_matrix, *floor = m + 2 * count * count;
+	stbds_arrsetlen(w->loop_matrix, 3 * count * count + count);
+	double *m = w->loop_matrix, *floor = m + 3 * count * count;
 	double unit[SINEW_MAX_LOOP_ROWS], column[SINEW_MAX_LOOP_ROWS];
 	for (int i = 0; i < count; ++i) unit[i] = 0.0;
 	for (int i = 0; i < count; ++i) {
@@ -184,14 +199,17 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 		float eff = w->joint_rows[w->loop_rows[i]].eff_mass;
 		floor[i] = SINEW_LOOP_RANK * (eff > 0.0f ? 1.0 / (double)eff : 0.0);
 	}
-	double *soft = m + count * count;
-	for (int i = 0; i < count * count; ++i) soft[i] = m[i];
+	double *soft = m + count * count, *bias = soft + count * count;
+	for (int i = 0; i < count * count; ++i) soft[i] = bias[i] = m[i];
 	for (int i = 0; i < count; ++i) {
+		double scale = fmax(largest, floor[i] / SINEW_LOOP_RANK);
 		m[i * count + i] += SINEW_LOOP_GUARD * largest;
-		soft[i * count + i] += SINEW_LOOP_DAMPING * fmax(largest, floor[i] / SINEW_LOOP_RANK);
+		soft[i * count + i] += SINEW_LOOP_DAMPING * scale;
+		bias[i * count + i] += SINEW_LOOP_BIAS_DAMPING * scale;
 	}
 	cholesky(m, count, floor);
 	cholesky(soft, count, floor);
+	cholesky(bias, count, floor);
 }
 
 /* ---------------------------------------------------------------- many loops: conjugate gradients */
@@ -243,8 +261,9 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 
 /* Each loop row's Jacobian (ja, then jb) in double, read by every product: the rows themselves are
  * large and far apart, and reading them there was about half of a product's instructions. Taken
- * again after the rows change (each solve, projection and factorisation starts by marking them
- * stale); the same numbers, so the products are the same to the last bit. */
+ * again after the rows change (each factorisation and projection starts by marking them stale: the
+ * rows are rebuilt before both, and the velocity passes between keep the substep's Jacobians); the
+ * same numbers, so the products are the same to the last bit. */
 static const double *loop_jacobians(sinew_world *w)
 {
 	int count = (int)stbds_arrlen(w->loop_rows);
@@ -317,6 +336,159 @@ static void loop_product(sinew_world *w, const double *p, double *out)
 	}
 }
 
+/* The conjugate gradients' products do not walk the tree nodes. A product is a spread with forces on
+ * the bodies only, and every joint node has exactly one child, the body hanging from it: a joint's
+ * right-hand side on the way up is that body's alone, and on the way down that body is the only
+ * node that reads its answer. So each pair (joint j, body b below it, parent body p above it) folds
+ * into two 3 x 3 blocks made once per factorisation (D the inverted pivots, H the couplings):
+ *
+ *     up:   y_p += A y_b,                      A = H_j^T D_j H_b^T D_b
+ *     down: y_b  = B y_b + A^T y_p,            B = D_b + D_b H_b D_j H_b^T D_b  (symmetric)
+ *
+ * (eliminate_up and substitute_down of joint_tree.c written out for a joint whose right-hand side
+ * starts at 0). Per body 27 products instead of the 50 of the body's and its joint's passes, over
+ * half the nodes, without the dispatch on block sizes, and read from 128 bytes a body instead of
+ * two 232-byte nodes. The same answer to rounding (the sums are grouped differently). Made again
+ * after each factorisation (joint_tree.c marks it stale); the exact path's S keeps the tree passes. */
+typedef struct sinew_loop_node {
+	double a[9]; /* A, row stride 3 */
+	double b[6]; /* B: (0,0) (0,1) (0,2) (1,1) (1,2) (2,2) */
+	int32_t parent; /* its parent body's place in loop_pack (-1: it hangs from something fixed or is a root) */
+} sinew_loop_node;
+
+static void pack_body(const sinew_world *w, int32_t i, sinew_loop_node *q)
+{
+	const sinew_tree_node *n = &w->tree_nodes[i];
+	double bm[3][3];
+	for (int a = 0; a < 3; ++a)
+		for (int c = 0; c < 3; ++c) bm[a][c] = n->d[a][c];
+	q->parent = -1;
+	for (int k = 0; k < 9; ++k) q->a[k] = 0.0;
+	if (n->parent >= 0) {
+		const sinew_tree_node *j = &w->tree_nodes[n->parent];
+		int nj = j->dim;
+		double e[3][3] = {{0.0}}, f[3][3] = {{0.0}}; /* E = D_b H_b, F = E D_j (3 x nj) */
+		for (int a = 0; a < 3; ++a)
+			for (int c = 0; c < nj; ++c)
+				for (int k = 0; k < 3; ++k) e[a][c] += n->d[a][k] * n->h[k][c];
+		for (int a = 0; a < 3; ++a)
+			for (int c = 0; c < nj; ++c)
+				for (int k = 0; k < nj; ++k) f[a][c] += e[a][k] * j->d[k][c];
+		for (int a = 0; a < 3; ++a)
+			for (int c = 0; c < 3; ++c)
+				for (int k = 0; k < nj; ++k) bm[a][c] += f[a][k] * e[c][k];
+		if (j->parent >= 0) {
+			q->parent = w->loop_pack_index[j->parent];
+			for (int a = 0; a < 3; ++a) /* A^T = F H_j */
+				for (int c = 0; c < 3; ++c) {
+					double v = 0.0;
+					for (int k = 0; k < nj; ++k) v += f[a][k] * j->h[k][c];
+					q->a[3 * c + a] = v;
+				}
+		}
+	}
+	q->b[0] = bm[0][0], q->b[1] = 0.5 * (bm[0][1] + bm[1][0]), q->b[2] = 0.5 * (bm[0][2] + bm[2][0]);
+	q->b[3] = bm[1][1], q->b[4] = 0.5 * (bm[1][2] + bm[2][1]), q->b[5] = bm[2][2];
+}
+
+static void pack_trees(sinew_world *w)
+{
+	int nodes = (int)stbds_arrlen(w->tree_nodes), count = (int)stbds_arrlen(w->loop_rows);
+	stbds_arrsetlen(w->loop_pack_index, nodes);
+	stbds_arrsetlen(w->loop_pack, 0);
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		if (!w->tree_ranges[t].has_loops) continue;
+		for (int32_t i = w->tree_ranges[t].begin; i < w->tree_ranges[t].end; ++i) {
+			w->loop_pack_index[i] = -1;
+			if (!w->tree_nodes[i].is_body) continue;
+			sinew_loop_node q;
+			pack_body(w, i, &q);
+			w->loop_pack_index[i] = (int32_t)stbds_arrlen(w->loop_pack);
+			stbds_arrput(w->loop_pack, q);
+		}
+	}
+	int32_t bodies = (int32_t)stbds_arrlen(w->loop_pack);
+	stbds_arrsetlen(w->loop_pack_y, 3 * (bodies + 1));
+	/* per row: its two ends' places (a fixed end: the spare place after the bodies, see
+	 * loop_product_packed), then 2 if the next row has the same ends (a joint's point rows, loaded and
+	 * read together), else 1 */
+	stbds_arrsetlen(w->loop_pack_ends, 3 * count);
+	int32_t *ends = w->loop_pack_ends;
+	for (int k = 0; k < count; ++k)
+		for (int e = 0; e < 2; ++e) ends[3 * k + e] = w->loop_nodes[2 * k + e] >= 0 ? w->loop_pack_index[w->loop_nodes[2 * k + e]] : bodies;
+	for (int k = 0; k < count; ++k)
+		ends[3 * k + 2] = k + 1 < count && w->loop_nodes[2 * k + 2] == w->loop_nodes[2 * k] && w->loop_nodes[2 * k + 3] == w->loop_nodes[2 * k + 1] ? 2 : 1;
+	w->loop_pack_fresh = true;
+}
+
+/* out = S p through the folded blocks (loop_product's answer, to rounding). A fixed end loads into and
+ * reads from a spare body after the last (cleared before it is read), so no row tests its ends. */
+static void loop_product_packed(sinew_world *w, const double *p, double *out)
+{
+	if (!w->loop_pack_fresh) pack_trees(w);
+	const sinew_loop_node *pack = w->loop_pack;
+	int bodies = (int)stbds_arrlen(w->loop_pack);
+	double *y = w->loop_pack_y;
+	memset(y, 0, (size_t)(bodies + 1) * 3 * sizeof *y);
+	int count = (int)stbds_arrlen(w->loop_rows);
+	const double *jac = loop_jacobians(w);
+	const int32_t *ends = w->loop_pack_ends;
+	for (int k = 0; k < count;) {
+		double *ya = &y[3 * ends[3 * k]], *yb = &y[3 * ends[3 * k + 1]];
+		const double *j = &jac[6 * k];
+		if (ends[3 * k + 2] == 2) {
+			double p0 = p[k], p1 = p[k + 1];
+			ya[0] += j[0] * p0 + j[6] * p1, ya[1] += j[1] * p0 + j[7] * p1, ya[2] += j[2] * p0 + j[8] * p1;
+			yb[0] += j[3] * p0 + j[9] * p1, yb[1] += j[4] * p0 + j[10] * p1, yb[2] += j[5] * p0 + j[11] * p1;
+			k += 2;
+		} else {
+			double p0 = p[k];
+			ya[0] += j[0] * p0, ya[1] += j[1] * p0, ya[2] += j[2] * p0;
+			yb[0] += j[3] * p0, yb[1] += j[4] * p0, yb[2] += j[5] * p0;
+			k += 1;
+		}
+	}
+	for (int i = bodies - 1; i >= 0; --i) {
+		const sinew_loop_node *q = &pack[i];
+		if (q->parent < 0) continue;
+		const double *yn = &y[3 * i];
+		double *yp = &y[3 * q->parent];
+		yp[0] += q->a[0] * yn[0] + q->a[1] * yn[1] + q->a[2] * yn[2];
+		yp[1] += q->a[3] * yn[0] + q->a[4] * yn[1] + q->a[5] * yn[2];
+		yp[2] += q->a[6] * yn[0] + q->a[7] * yn[1] + q->a[8] * yn[2];
+	}
+	for (int i = 0; i < bodies; ++i) {
+		const sinew_loop_node *q = &pack[i];
+		double *yn = &y[3 * i];
+		const double *b = q->b;
+		double u0 = yn[0], u1 = yn[1], u2 = yn[2];
+		double v0 = b[0] * u0 + b[1] * u1 + b[2] * u2;
+		double v1 = b[1] * u0 + b[3] * u1 + b[4] * u2;
+		double v2 = b[2] * u0 + b[4] * u1 + b[5] * u2;
+		if (q->parent >= 0) {
+			const double *yp = &y[3 * q->parent];
+			v0 += q->a[0] * yp[0] + q->a[3] * yp[1] + q->a[6] * yp[2];
+			v1 += q->a[1] * yp[0] + q->a[4] * yp[1] + q->a[7] * yp[2];
+			v2 += q->a[2] * yp[0] + q->a[5] * yp[1] + q->a[8] * yp[2];
+		}
+		yn[0] = v0, yn[1] = v1, yn[2] = v2;
+	}
+	double *fixed = &y[3 * bodies];
+	fixed[0] = fixed[1] = fixed[2] = 0.0;
+	for (int k = 0; k < count;) {
+		const double *ya = &y[3 * ends[3 * k]], *yb = &y[3 * ends[3 * k + 1]];
+		const double *j = &jac[6 * k];
+		out[k] = j[0] * ya[0] + j[1] * ya[1] + j[2] * ya[2] + (j[3] * yb[0] + j[4] * yb[1] + j[5] * yb[2]);
+		if (ends[3 * k + 2] == 2) {
+			out[k + 1] = j[6] * ya[0] + j[7] * ya[1] + j[8] * ya[2] + (j[9] * yb[0] + j[10] * yb[1] + j[11] * yb[2]);
+			k += 2;
+		} else {
+			k += 1;
+		}
+	}
+}
+
 /* The preconditioner of the conjugate gradients, 1 / S_ii per loop row, in loop_matrix (unused by
  * this path otherwise). S_ii = sum over the row's ends e, e' of j_e Z_ee' j_e'^T with Z = K^-1 the
  * inverse of the trees' matrix; its diagonal blocks come from the factorisation root first
@@ -334,10 +506,23 @@ static void loop_preconditioner(sinew_world *w)
 	int count = (int)stbds_arrlen(w->loop_rows), nodes = (int)stbds_arrlen(w->tree_nodes);
 	stbds_arrsetlen(w->loop_matrix, count + 9 * nodes);
 	double *scale = w->loop_matrix, *z = scale + count;
+	/* Z only where a row between trees reads it: at its ends and on their paths to their roots (on
+	 * joint_grid a small part of the nodes: the rows between its trees lie along their borders) */
+	stbds_arrsetlen(w->loop_needed, nodes);
+	bool *needed = w->loop_needed;
 	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t)
+		if (w->tree_ranges[t].has_loops)
+			for (int32_t i = w->tree_ranges[t].begin; i < w->tree_ranges[t].end; ++i) needed[i] = false;
+	for (int k = 0; k < count; ++k) {
+		if (!between_trees(w, k)) continue;
+		for (int e = 0; e < 2; ++e)
+			for (int32_t i = w->loop_nodes[2 * k + e]; i >= 0 && !needed[i]; i = w->tree_nodes[i].parent) needed[i] = true;
+	}
 	for (int t = 0; t < trees; ++t) {
 		if (!w->tree_ranges[t].has_loops) continue;
 		for (int32_t i = w->tree_ranges[t].begin; i < w->tree_ranges[t].end; ++i) {
+			if (!needed[i]) continue;
 			const sinew_tree_node *n = &w->tree_nodes[i];
 			double *zn = &z[9 * i];
 			for (int a = 0; a < n->dim; ++a)
@@ -383,7 +568,8 @@ static double precond(const sinew_world *w, const double *damping, int k)
 }
 
 /* (S + D) x = b by conjugate gradients from x = 0 (or from `start`), at most `iterations` products;
- * b is the first count entries of loop_work on entry, x on return. D is 0 (velocities), or for the
+ * b is the first count entries of loop_work on entry, x on return (NULL when, from x = 0, the
+ * residual was already within the tolerance: no product taken, x is 0). D is 0 (velocities), or for the
  * position step (damped) SINEW_LOOP_DAMPING times each row's own inverse effective mass: the damped
  * Newton step of the exact path (S's largest diagonal entry, which that path adds too, is not known
  * here; the row's own scale is at least its own entry of S). Without it, 34 taut bridges (with the
@@ -391,54 +577,62 @@ static double precond(const sinew_world *w, const double *damping, int k)
 static double *loop_cg(sinew_world *w, int iterations, double tolerance, const double *start, bool damped)
 {
 	int count = (int)stbds_arrlen(w->loop_rows);
-	double *b = w->loop_work, *x = b + count, *r = x + count, *p = r + count, *q = p + count, *z = q + count;
-	double *damping = z + count;
-	for (int k = 0; k < count; ++k) {
-		float eff = w->joint_rows[w->loop_rows[k]].eff_mass;
-		damping[k] = damped && eff > 0.0f ? SINEW_LOOP_DAMPING / (double)eff : 0.0;
+	double *b = w->loop_work, *x = b + count, *r = x + count, *p = r + count, *q = p + count;
+	double *damping = q + count;
+	const double *inverse = w->loop_matrix; /* undamped: loop_preconditioner's 1 / S_kk */
+	if (damped) {
+		double *damped_inverse = damping + count;
+		for (int k = 0; k < count; ++k) {
+			float eff = w->joint_rows[w->loop_rows[k]].eff_mass;
+			damping[k] = eff > 0.0f ? SINEW_LOOP_DAMPING / (double)eff : 0.0;
+			damped_inverse[k] = precond(w, damping, k);
+		}
+		inverse = damped_inverse;
 	}
 	double rz = 0.0, rr = 0.0;
 	if (start != NULL) {
 		for (int k = 0; k < count; ++k) x[k] = start[k];
-		loop_product(w, x, q);
-		for (int k = 0; k < count; ++k) q[k] += damping[k] * x[k];
+		loop_product_packed(w, x, q);
+		if (damped)
+			for (int k = 0; k < count; ++k) q[k] += damping[k] * x[k];
 		--iterations;
 	}
 	for (int k = 0; k < count; ++k) {
 		if (start == NULL) x[k] = 0.0;
 		r[k] = start != NULL ? b[k] - q[k] : b[k];
-		z[k] = precond(w, damping, k) * r[k];
-		p[k] = z[k];
-		rz += r[k] * z[k];
+		p[k] = inverse[k] * r[k];
+		rz += r[k] * p[k];
 		rr += r[k] * r[k];
 	}
 	double stop = tolerance * tolerance * (double)count;
+	bool moved = start != NULL;
 	for (int it = 0; it < iterations && rr > stop; ++it) {
-		loop_product(w, p, q);
+		moved = true;
+		loop_product_packed(w, p, q);
 		double pq = 0.0;
-		for (int k = 0; k < count; ++k) {
-			q[k] += damping[k] * p[k];
-			pq += p[k] * q[k];
-		}
+		if (damped)
+			for (int k = 0; k < count; ++k) q[k] += damping[k] * p[k];
+		for (int k = 0; k < count; ++k) pq += p[k] * q[k];
 		if (!(pq > 0.0)) break;
 		double alpha = rz / pq, next = 0.0;
 		rr = 0.0;
 		for (int k = 0; k < count; ++k) {
 			x[k] += alpha * p[k];
-			r[k] -= alpha * q[k];
-			z[k] = precond(w, damping, k) * r[k];
-			next += r[k] * z[k];
-			rr += r[k] * r[k];
+			double rk = r[k] - alpha * q[k];
+			r[k] = rk;
+			next += rk * (inverse[k] * rk);
+			rr += rk * rk;
 		}
 		double beta = next / rz;
 		rz = next;
-		for (int k = 0; k < count; ++k) p[k] = z[k] + beta * p[k];
+		for (int k = 0; k < count; ++k) p[k] = inverse[k] * r[k] + beta * p[k];
 	}
 	w->loop_residual = sqrt(rr / (double)count);
-	return x;
+	return moved ? x : NULL;
 }
 
-/* Seven vectors over the loop rows for conjugate gradients (the seventh its damping), then three
+/* Seven vectors over the loop rows for conjugate gradients (the last two its damping and its
+ * preconditioner), then three
  * entries per tree node (the trees' own position correction, kept while the loops' is found). */
 static void size_loop_work(sinew_world *w)
 {
@@ -546,7 +740,9 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
 	double tolerance = SINEW_LOOP_CG_SPEED;
 	if (!pass->use_bias) tolerance = fmax(tolerance, SINEW_LOOP_CG_RELAX_RATIO * w->loop_residual);
 	double *x = loop_cg(w, pass->use_bias ? SINEW_LOOP_CG_BIASED : SINEW_LOOP_CG_RELAX, tolerance, NULL, false);
-	apply_loop_impulses(w, x, pass->h);
+	/* no product taken (a relax pass with nothing new to remove): the impulses are 0, and spreading
+	 * them would change nothing */
+	if (x != NULL) apply_loop_impulses(w, x, pass->h);
 }
 
 /* The loop impulses that bring every loop row to its target (with bias: C = 0 at the end of the
@@ -555,21 +751,58 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
  * share loop_share allows. */
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 {
-	w->loop_jacobians_fresh = false;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	if (count == 0) return;
 	if (w->loops_iterative) {
 		solve_loops_iterative(w, pass);
 		return;
 	}
-	double x[SINEW_MAX_LOOP_ROWS];
+	double x[SINEW_MAX_LOOP_ROWS], bias[SINEW_MAX_LOOP_ROWS];
 	for (int k = 0; k < count; ++k) {
 		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		double target = pass->use_bias ? -(double)rc->row.c / (double)pass->h : 0.0;
-		x[k] = target - (double)sinew_row_speed(w->solver_bodies, rc);
+		x[k] = -(double)sinew_row_speed(w->solver_bodies, rc);
+		bias[k] = -(double)rc->row.c / (double)pass->h;
 	}
 	cholesky_solve(w->loop_matrix, count, x);
+	if (pass->use_bias) { /* the bias through the slightly damped S (SINEW_LOOP_BIAS_DAMPING) */
+		cholesky_solve(w->loop_matrix + 2 * count * count, count, bias);
+		for (int k = 0; k < count; ++k) x[k] += bias[k];
+	}
 	apply_loop_impulses(w, x, pass->h);
+}
+
+/* The implicit damping of the loop trees' geometric stiffness. The stiffness h^2 k of a body's
+ * turning (joint_tree.c, geometric_stiffness) makes the velocity passes solve with M~ = M + h^2 K in
+ * place of M, v+ = v + M~^-1 J^T lambda. The implicit step it comes from (Andrews, Teichmann and Kry
+ * 2017) is (M + h^2 K) v+ = M v + h f + J^T lambda: the body's own momentum on the right, so that
+ * where nothing else acts a turn of stiffness k keeps I / (I + h^2 k) of its spin, which is what
+ * damps the stiff modes an explicit step cannot follow. Solving with M~ on both sides keeps the
+ * spin whole, and a taut loop's modes were not damped at all: the taut bridge of 40 planks pinned at
+ * both ends, without crates, rang at about 30 Hz with 0.2 mm at its middle for ever (its tension,
+ * some 3e5 N for its 6 mm sag, is a string whose modes run from 7 Hz to beyond the substep rate),
+ * the fastest plank at 6.3 cm/s from 10 to 20 s (tests/test_joint_loops.c,
+ * taut_bridge_comes_to_rest), and with five crates on it the bridge was torn apart after 15 s.
+ * Here each body of a tree that exactly solved loops reach (loops_iterative false) gets that
+ * factor on its spin at the start of the biased tree pass (solve_trees in joint_tree.c), after the
+ * contacts, whose impulses are momentum too: 0.04 cm/s with the loops' bias damping
+ * (SINEW_LOOP_BIAS_DAMPING), 2.6 cm/s without it; the stiffness doubled instead (without this
+ * damping): 3.5 cm/s. Damped before the warm starts instead, the crates' bridge was torn by 1.2 cm
+ * between 10 and 20 s. Not on the conjugate-gradient path: joint_grid's worst separation went from
+ * 2.1 mm to 5.2 mm (at step 496, growing); trees without loops keep their spin (not measured there). */
+void sinew_joint_loops_damp(sinew_world *w)
+{
+	if (w->loops_iterative || stbds_arrlen(w->loop_rows) == 0) return;
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		const sinew_tree_range *r = &w->tree_ranges[t];
+		if (!r->has_loops || !r->stiff) continue;
+		for (int32_t i = r->begin; i < r->end; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			if (!n->is_body) continue;
+			sinew_solver_body *b = &w->solver_bodies[n->ref];
+			if (b->inv_inertia > 0.0f) b->w = (float)((double)b->w * n->inv_turn / (double)b->inv_inertia);
+		}
+	}
 }
 
 /* Position: the loop rows met too. The trees' correction dx (in their body nodes' y) leaves each

@@ -426,6 +426,7 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
+	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
 	for (int32_t i = begin; i < end; ++i) {
 		fill_blocks(w, &w->tree_nodes[i]);
 		w->tree_nodes[i].stale = false;
@@ -461,6 +462,7 @@ static void mark_stale(sinew_world *w, int32_t node, int32_t end)
  * from it to the root instead of the whole figure. */
 static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 {
+	w->loop_pack_fresh = false;
 	sinew_tree_node *nodes = w->tree_nodes;
 	for (int32_t i = begin; i < end; ++i)
 		if (nodes[i].stale) fill_blocks(w, &nodes[i]);
@@ -1009,7 +1011,8 @@ static bool solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tr
  * touched since its last solve in the substep (no contact, soft row, loop row or speed clamp changed
  * their velocities by a bit) is still solved, every rigid row and limit of it holds, and solving it
  * again only moves its velocities by rounding. note_answer notes the answer, record_solve keeps it, untouched_since_solve
- * tells whether it still stands. Not for a tree that loop rows reach: their solve after the trees
+ * tells whether it still stands. Not for a tree that loop rows solved exactly reach (on the
+ * conjugate-gradient path it is, see solve_trees): their solve after the trees
  * targets 0 in a relax pass (-c / h with bias), and a skip there (the loop solve's share was 0)
  * moved the taut bridge's crates' rest speed at 10 s from 0.41 to 1.54 cm/s (test_joint_loops):
  * a figure that one solve's rounding in 600 steps changes that much. On stickman_rain (300 steps)
@@ -1022,7 +1025,7 @@ static void record_solve(sinew_tree_range *r)
 
 static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *r)
 {
-	if (!r->solved || r->solved_to_close || r->has_loops) return false;
+	if (!r->solved || r->solved_to_close || (r->has_loops && !w->loops_iterative)) return false;
 	for (int32_t i = r->begin; i < r->end; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) continue;
@@ -1049,6 +1052,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 	sinew_tree_pass pass = {h, use_bias, false, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	bool loops_changed = false, loops = !presolve_only;
+	if (use_bias && !presolve_only) sinew_joint_loops_damp(w);
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
 		if (presolve_only && !r->presolve) continue;
@@ -1070,7 +1074,18 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		else if (settled) record_solve(r);
 	}
 	if (loops_changed) sinew_joint_loops_factor(w, h);
-	if (loops) sinew_joint_loops_solve(w, &pass);
+	if (!loops) return;
+	sinew_joint_loops_solve(w, &pass);
+	/* Loop rows solved by conjugate gradients: their impulses, spread through the trees, keep every
+	 * tree row standing still, so what they leave is the trees' answer, and a relax pass skips a tree
+	 * that nothing touched since (joint_grid: both relax passes of every tree). */
+	if (!w->loops_iterative) return;
+	for (int t = 0; t < trees; ++t) {
+		sinew_tree_range *r = &w->tree_ranges[t];
+		if (!r->has_loops || !r->solved) continue;
+		for (int32_t i = r->begin; i < r->end; ++i)
+			if (w->tree_nodes[i].is_body) velocity_into(w->tree_nodes[i].solved, &w->solver_bodies[w->tree_nodes[i].ref]);
+	}
 }
 
 void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)

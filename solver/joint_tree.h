@@ -82,6 +82,7 @@ double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, 
 void sinew_joint_loops_find(sinew_world *w);
 void sinew_joint_loops_factor(sinew_world *w, float h);
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);
+void sinew_joint_loops_damp(sinew_world *w);
 void sinew_joint_loops_project(sinew_world *w);
 
 #endif

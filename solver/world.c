@@ -346,6 +346,11 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->loop_rows_before);
 	stbds_arrfree(w->loop_position);
 	stbds_arrfree(w->loop_jacobians);
+	stbds_arrfree(w->loop_pack);
+	stbds_arrfree(w->loop_pack_y);
+	stbds_arrfree(w->loop_pack_index);
+	stbds_arrfree(w->loop_pack_ends);
+	stbds_arrfree(w->loop_needed);
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->tree_keep);
 	stbds_arrfree(w->sweep_fractions);

@@ -313,6 +313,12 @@ typedef struct sinew_world {
 	double *loop_position;                   /* the position step's loop impulses, its next start */
 	double *loop_jacobians;                  /* each loop row's ja and jb in double, for the products */
 	bool loop_jacobians_fresh;               /* loop_jacobians are those of the rows now */
+	struct sinew_loop_node *loop_pack;       /* the trees' factorisation as the loops' products read it */
+	double *loop_pack_y;                     /* and their right-hand sides, three per body there */
+	int32_t *loop_pack_index;                /* each tree node's place in loop_pack (bodies of loop trees), else -1 */
+	bool *loop_needed;                       /* tree nodes whose inverse block the preconditioner needs */
+	int32_t *loop_pack_ends;                 /* loop_nodes as places in loop_pack, and runs of rows with the same ends */
+	bool loop_pack_fresh;                    /* loop_pack is the factorisation now (joint_loops.c) */
 	double loop_residual;                    /* root-mean-square speed of the loop rows after their last solve */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
 	float *sweep_fractions;                  /* continuous collision: earliest impact of each solver slot */
