@@ -261,8 +261,9 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
 
 /* Each loop row's Jacobian (ja, then jb) in double, read by every product: the rows themselves are
  * large and far apart, and reading them there was about half of a product's instructions. Taken
- * again after the rows change (each solve, projection and factorisation starts by marking them
- * stale); the same numbers, so the products are the same to the last bit. */
+ * again after the rows change (each factorisation and projection starts by marking them stale: the
+ * rows are rebuilt before both, and the velocity passes between keep the substep's Jacobians); the
+ * same numbers, so the products are the same to the last bit. */
 static const double *loop_jacobians(sinew_world *w)
 {
 	int count = (int)stbds_arrlen(w->loop_rows);
@@ -577,17 +578,23 @@ static double *loop_cg(sinew_world *w, int iterations, double tolerance, const d
 {
 	int count = (int)stbds_arrlen(w->loop_rows);
 	double *b = w->loop_work, *x = b + count, *r = x + count, *p = r + count, *q = p + count;
-	double *damping = q + count, *inverse = damping + count;
-	for (int k = 0; k < count; ++k) {
-		float eff = w->joint_rows[w->loop_rows[k]].eff_mass;
-		damping[k] = damped && eff > 0.0f ? SINEW_LOOP_DAMPING / (double)eff : 0.0;
-		inverse[k] = precond(w, damping, k);
+	double *damping = q + count;
+	const double *inverse = w->loop_matrix; /* undamped: loop_preconditioner's 1 / S_kk */
+	if (damped) {
+		double *damped_inverse = damping + count;
+		for (int k = 0; k < count; ++k) {
+			float eff = w->joint_rows[w->loop_rows[k]].eff_mass;
+			damping[k] = eff > 0.0f ? SINEW_LOOP_DAMPING / (double)eff : 0.0;
+			damped_inverse[k] = precond(w, damping, k);
+		}
+		inverse = damped_inverse;
 	}
 	double rz = 0.0, rr = 0.0;
 	if (start != NULL) {
 		for (int k = 0; k < count; ++k) x[k] = start[k];
 		loop_product_packed(w, x, q);
-		for (int k = 0; k < count; ++k) q[k] += damping[k] * x[k];
+		if (damped)
+			for (int k = 0; k < count; ++k) q[k] += damping[k] * x[k];
 		--iterations;
 	}
 	for (int k = 0; k < count; ++k) {
@@ -744,7 +751,6 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
  * share loop_share allows. */
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 {
-	w->loop_jacobians_fresh = false;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	if (count == 0) return;
 	if (w->loops_iterative) {
