@@ -305,6 +305,8 @@ typedef struct sinew_world {
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
 	struct sinew_tree_keep *tree_keep;       /* each tree node's state before a velocity solve (joint_tree.c) */
+	double *tree_turn;                       /* per tree node: its internal stiffness, then its response to a
+	                                          * torque of every body's (joint_tree.c, common_turn) */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
