@@ -35,46 +35,53 @@
 #define SINEW_PUSH_UNREACHED INT32_MAX
 #define SINEW_PUSH_JOINTED (-1)
 
-/* Levels and visiting order, once per step (the contact graph does not change within a step). */
-void sinew_contacts_keep_push(sinew_world *w, int index, const sinew_contact_constraint *cc)
+/* How much of a correction each body of the pair takes: the lower body holds the higher one up, so
+ * it counts as fixed, as does anything of level 0. */
+static void push_masses(const sinew_world *w, int32_t body_a, int32_t body_b, float *ma, float *mb)
 {
-	if (index == 0) stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
-	sinew_push_constraint *pc = &w->push_constraints[index];
-	pc->normal = cc->normal;
-	pc->lift = cc->lift;
-	pc->body_a = cc->body_a;
-	pc->body_b = cc->body_b;
-	pc->point_count = cc->point_count;
-	for (int j = 0; j < cc->point_count; ++j) {
-		pc->r_a[j] = cc->points[j].r_a;
-		pc->r_b[j] = cc->points[j].r_b;
-		pc->base_separation[j] = cc->points[j].base_separation;
-	}
+	int32_t la = w->push_level[body_a], lb = w->push_level[body_b];
+	*ma = la < lb || la == 0 ? 0.0f : w->solver_bodies[body_a].inv_mass;
+	*mb = lb < la || lb == 0 ? 0.0f : w->solver_bodies[body_b].inv_mass;
+}
+
+/* Whether the pass may move the pair at all: neither body jointed, the higher one resting on exactly
+ * one support (see the top of the file), and something of the pair free to move. It depends on the
+ * levels and supports only, fixed for the step, so the sweep lists only these pairs. */
+static bool push_moves(const sinew_world *w, const sinew_constraint_ref *ref)
+{
+	int32_t la = w->push_level[ref->body_a], lb = w->push_level[ref->body_b];
+	if (la == SINEW_PUSH_JOINTED || lb == SINEW_PUSH_JOINTED) return false;
+	if (la == lb || w->push_supports[la < lb ? ref->body_b : ref->body_a] != 1) return false;
+	float ma, mb;
+	push_masses(w, ref->body_a, ref->body_b, &ma, &mb);
+	return ma + mb != 0.0f;
 }
 
 /* A contact's place in the sweep: the sum of its bodies' levels; last (keys - 1) when either is
  * unreached or jointed. */
-static int push_key(const int32_t *level, const sinew_push_constraint *cc, int keys)
+static int push_key(const int32_t *level, const sinew_constraint_ref *ref, int keys)
 {
-	int32_t la = level[cc->body_a], lb = level[cc->body_b];
+	int32_t la = level[ref->body_a], lb = level[ref->body_b];
 	return la == SINEW_PUSH_UNREACHED || lb == SINEW_PUSH_UNREACHED || la < 0 || lb < 0 ? keys - 1 : la + lb;
 }
 
+/* Levels and visiting order, once per step (the contact graph does not change within a step). */
 void sinew_contacts_order_push(sinew_world *w)
 {
 	stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
 	int n = (int)stbds_arrlen(w->solver_bodies), m = (int)stbds_arrlen(w->push_constraints);
 	const sinew_solver_body *bodies = w->solver_bodies;
-	const sinew_push_constraint *cs = w->push_constraints;
+	/* the graph from the constraints' references (the same bodies as push_constraints, in a quarter
+	 * of the bytes); each body's adjacency lists the bodies across its contacts */
+	const sinew_constraint_ref *cs = w->constraint_refs;
 	stbds_arrsetlen(w->push_level, n);
 	stbds_arrsetlen(w->push_start, n + 1);
 	stbds_arrsetlen(w->push_adjacent, 2 * m);
 	stbds_arrsetlen(w->push_queue, n);
-	stbds_arrsetlen(w->push_order, m);
 	stbds_arrsetlen(w->push_count, 2 * n + 2);
 	stbds_arrsetlen(w->push_before, n);
 	int32_t *level = w->push_level, *start = w->push_start, *adjacent = w->push_adjacent, *queue = w->push_queue;
-	/* each moving body's constraints, compressed rows */
+	/* each body's neighbours across its constraints, compressed rows */
 	for (int i = 0; i <= n; ++i) start[i] = 0;
 	for (int c = 0; c < m; ++c) {
 		start[cs[c].body_a + 1] += 1;
@@ -82,8 +89,8 @@ void sinew_contacts_order_push(sinew_world *w)
 	}
 	for (int i = 0; i < n; ++i) start[i + 1] += start[i];
 	for (int c = 0; c < m; ++c) {
-		adjacent[start[cs[c].body_a]++] = c;
-		adjacent[start[cs[c].body_b]++] = c;
+		adjacent[start[cs[c].body_a]++] = cs[c].body_b;
+		adjacent[start[cs[c].body_b]++] = cs[c].body_a;
 	}
 	for (int i = n; i > 0; --i) start[i] = start[i - 1];
 	start[0] = 0;
@@ -112,8 +119,7 @@ void sinew_contacts_order_push(sinew_world *w)
 	while (head < tail) {
 		int32_t i = queue[head++];
 		for (int k = start[i]; k < start[i + 1]; ++k) {
-			const sinew_push_constraint *cc = &cs[adjacent[k]];
-			int32_t o = cc->body_a == i ? cc->body_b : cc->body_a;
+			int32_t o = adjacent[k];
 			if (level[o] != SINEW_PUSH_UNREACHED) continue;
 			level[o] = level[i] + 1;
 			top = level[o];
@@ -131,20 +137,27 @@ void sinew_contacts_order_push(sinew_world *w)
 		if (level[a] < level[b]) supports[b] += 1;
 		if (level[b] < level[a]) supports[a] += 1;
 	}
-	/* order by the sum of levels (unreached last), a counting sort that keeps constraint order */
+	/* the pairs the pass may move, ordered by the sum of levels (unreached last), a counting sort
+	 * that keeps constraint order; the sweep visits only these (the others it would leave alone) */
 	int keys = 2 * top + 2; /* at most 2 n + 2 */
 	int32_t *count = w->push_count;
 	for (int k = 0; k < keys; ++k) count[k] = 0;
+	int moving = 0;
+	int32_t *key = adjacent; /* the adjacency is done with: each constraint's key, -1 if it stays */
 	for (int c = 0; c < m; ++c) {
-		count[push_key(level, &cs[c], keys)] += 1;
+		key[c] = push_moves(w, &cs[c]) ? push_key(level, &cs[c], keys) : -1;
+		if (key[c] < 0) continue;
+		count[key[c]] += 1;
+		moving += 1;
 	}
+	stbds_arrsetlen(w->push_order, moving);
 	for (int k = 0, sum = 0; k < keys; ++k) {
 		int c = count[k];
 		count[k] = sum;
 		sum += c;
 	}
 	for (int c = 0; c < m; ++c) {
-		w->push_order[count[push_key(level, &cs[c], keys)]++] = c;
+		if (key[c] >= 0) w->push_order[count[key[c]]++] = c;
 	}
 }
 
@@ -167,12 +180,8 @@ static void push_constraint(sinew_world *w, const sinew_push_constraint *cc, flo
                             bool let_down)
 {
 	sinew_solver_body *a = &w->solver_bodies[cc->body_a], *b = &w->solver_bodies[cc->body_b];
-	int32_t la = w->push_level[cc->body_a], lb = w->push_level[cc->body_b];
-	if (la == SINEW_PUSH_JOINTED || lb == SINEW_PUSH_JOINTED) return;
-	/* the lower body holds the higher one up: it counts as fixed, as does anything of level 0 */
-	float ma = la < lb || la == 0 ? 0.0f : a->inv_mass, mb = lb < la || lb == 0 ? 0.0f : b->inv_mass;
-	if (la == lb || w->push_supports[la < lb ? cc->body_b : cc->body_a] != 1) return;
-	if (ma + mb == 0.0f) return;
+	float ma, mb; /* the pair may move (push_moves: the sweep lists no other) */
+	push_masses(w, cc->body_a, cc->body_b, &ma, &mb);
 	float need = -SINEW_HUGE;
 	for (int j = 0; j < cc->point_count; ++j) need = sinew_maxf(need, -(separation(cc, j, a, b) + cc->lift + allowance));
 	float move = let_down ? sinew_minf(sinew_maxf(need, -cc->lift), 0.0f) : sinew_clampf(need, 0.0f, max_push);
@@ -189,15 +198,15 @@ void sinew_contacts_push(sinew_world *w)
 	float max_lift = SINEW_PUSH_MAX_LIFT * w->lengths;
 	sinew_push_constraint *cs = w->push_constraints;
 	const sinew_solver_body *bodies = w->solver_bodies;
-	int m = (int)stbds_arrlen(w->push_order);
+	int moving = (int)stbds_arrlen(w->push_order), m = (int)stbds_arrlen(w->push_constraints);
 	int n = (int)stbds_arrlen(w->solver_bodies);
 	for (int i = 0; i < n; ++i) w->push_before[i] = bodies[i].dp;
 	/* first let down, then lift: a body on two supports let down by one is lifted back by the
 	 * other (in one sweep they pulled it up and down every step) */
-	for (int k = 0; k < m; ++k) {
+	for (int k = 0; k < moving; ++k) {
 		if (cs[w->push_order[k]].lift > 0.0f) push_constraint(w, &cs[w->push_order[k]], allowance, max_push, true);
 	}
-	for (int k = 0; k < m; ++k) push_constraint(w, &cs[w->push_order[k]], allowance, max_push, false);
+	for (int k = 0; k < moving; ++k) push_constraint(w, &cs[w->push_order[k]], allowance, max_push, false);
 	/* The lift changes by what the pass moved the pair, so the velocity passes of the next step see
 	 * the overlap they left: they hold the same load as before, the same way. The pass only
 	 * translates, so every point of a contact moved by the same, along the normal. */

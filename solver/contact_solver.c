@@ -58,7 +58,7 @@ void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate,
  * its effective masses (constraint_masses: the coloured constraints get theirs eight lanes at a
  * time, contact_wide.c). */
 static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_t ib, softness soft,
-                            const sinew_tree_contact *tc, sinew_contact_constraint *cc)
+                            const sinew_tree_contact *tc, sinew_contact_constraint *cc, sinew_push_constraint *pc)
 {
 	const sinew_contact *c = &w->contacts[ci];
 	const sinew_body *ba = &w->bodies[c->edges[0].body], *bb = &w->bodies[c->edges[1].body];
@@ -88,10 +88,19 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 		cp->tangent_impulse = c->warm_tangent[j];
 		cp->total_normal_impulse = cp->total_tangent_impulse = 0.0f;
 		cp->max_normal_impulse = 0.0f;
-		sinew_vec2 dv = sinew_sub(sinew_add(sb->v, sinew_cross_sv(sb->w, cp->r_b)),
-		                          sinew_add(sa->v, sinew_cross_sv(sa->w, cp->r_a)));
-		cp->relative_velocity = sinew_dot(nrm, dv);
+		/* the speed at impact is measured by the first biased pass, as by every biased pass until
+		 * the point pushes (its max_normal_impulse is 0 until then: sinew_contacts_solve) */
+		cp->relative_velocity = 0.0f;
+		pc->r_a[j] = cp->r_a;
+		pc->r_b[j] = cp->r_b;
+		pc->base_separation[j] = cp->base_separation;
 	}
+	/* what the position pass reads (contact_push.c), written as it is computed */
+	pc->normal = nrm;
+	pc->lift = c->lift;
+	pc->body_a = ia;
+	pc->body_b = ib;
+	pc->point_count = cc->point_count;
 	cc->hold = ba->joint_count > 0 || bb->joint_count > 0;
 	cc->tree = tc->side >= 0;
 }
@@ -156,12 +165,12 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 	sinew_contacts_tree_mass(w);
 	sinew_contacts_colour(w);
 	int count = (int)stbds_arrlen(w->constraint_refs);
+	stbds_arrsetlen(w->push_constraints, count);
 	for (int i = 0; i < count; ++i) {
 		const sinew_constraint_ref *ref = &w->constraint_refs[i];
 		sinew_contact_constraint cc;
-		make_constraint(w, ref->contact, ref->body_a, ref->body_b, soft, &w->tree_contacts[i], &cc);
+		make_constraint(w, ref->contact, ref->body_a, ref->body_b, soft, &w->tree_contacts[i], &cc, &w->push_constraints[i]);
 		cc.ref = i;
-		sinew_contacts_keep_push(w, i, &cc);
 		if (ref->slot >= 0) {
 			sinew_contacts_pack_wide(w, ref->slot, &cc);
 		} else {

@@ -52,6 +52,15 @@
  * freedom, or rows frozen by the geometric stiffness), and its exact solve asks for impulses without
  * bound along the null space; the row it drops is left to stretch instead. */
 #define SINEW_LOOP_RANK 1e-8
+/* Rounding allowed in the loops' energy test, relative to the loop trees' kinetic energy. */
+#define SINEW_LOOP_ROUNDING 1e-6
+/* The fastest a biased pass asks a loop row to close its error, m/s (scaled by the world's length
+ * units). Closing it within the substep asked for C / h: a joint stretched by metres (a kinematic part
+ * carried it from a static one) asked for thousands of m/s, and one biased loop solve threw a 36 g
+ * hand at 802 m/s (test_joint_stress, random_body_types_stay_finite, seed 1). The taut bridges close
+ * their loops by a few mm/s and keep their figures with it (tests/test_joint_loops.c); what a capped
+ * row leaves open, the projection closes. */
+#define SINEW_LOOP_MAX_BIAS 1.0
 
 static int32_t tree_of_slot(const sinew_world *w, int32_t slot)
 {
@@ -106,6 +115,14 @@ void sinew_joint_loops_find(sinew_world *w)
 		if (ta >= 0) w->tree_ranges[ta].has_loops = true;
 		if (tb >= 0) w->tree_ranges[tb].has_loops = true;
 	}
+}
+
+/* The speed a biased pass asks of a loop row: closing its error within the substep, at most
+ * SINEW_LOOP_MAX_BIAS. */
+static double loop_bias(const sinew_world *w, const sinew_row_constraint *rc, float h)
+{
+	double speed = -(double)rc->row.c / (double)h, cap = SINEW_LOOP_MAX_BIAS * (double)w->lengths;
+	return fmax(-cap, fmin(cap, speed));
 }
 
 /* Whether loop row k joins two different trees (or a tree to something fixed). */
@@ -354,11 +371,13 @@ typedef struct sinew_loop_node {
 	double a[9]; /* A, row stride 3 */
 	double b[6]; /* B: (0,0) (0,1) (0,2) (1,1) (1,2) (2,2) */
 	int32_t parent; /* its parent body's place in loop_pack (-1: it hangs from something fixed or is a root) */
+	int32_t node;   /* its body node */
 } sinew_loop_node;
 
 static void pack_body(const sinew_world *w, int32_t i, sinew_loop_node *q)
 {
 	const sinew_tree_node *n = &w->tree_nodes[i];
+	q->node = i;
 	double bm[3][3];
 	for (int a = 0; a < 3; ++a)
 		for (int c = 0; c < 3; ++c) bm[a][c] = n->d[a][c];
@@ -422,6 +441,24 @@ static void pack_trees(sinew_world *w)
 	w->loop_pack_fresh = true;
 }
 
+/* The common turn of each tree's stiffness taken out of the folded spread, as sinew_tree_spread_range
+ * does (joint_tree.c, common_turn): a tree's bodies are together in loop_pack. */
+static void common_turn_packed(const sinew_world *w, double *y, int bodies)
+{
+	const sinew_loop_node *pack = w->loop_pack;
+	for (int k0 = 0, k1; k0 < bodies; k0 = k1) {
+		int32_t t = w->tree_nodes[pack[k0].node].tree;
+		for (k1 = k0 + 1; k1 < bodies && w->tree_nodes[pack[k1].node].tree == t;) ++k1;
+		const sinew_tree_range *r = &w->tree_ranges[t];
+		if (!(r->turn_sum > 0.0) || !(r->turn_den > 0.0)) continue;
+		double along = 0.0;
+		for (int k = k0; k < k1; ++k) along += w->tree_turn[4 * pack[k].node] * y[3 * k + 2];
+		double a = along / r->turn_den;
+		for (int k = k0; k < k1; ++k)
+			for (int c = 0; c < 3; ++c) y[3 * k + c] += a * w->tree_turn[4 * pack[k].node + 1 + c];
+	}
+}
+
 /* out = S p through the folded blocks (loop_product's answer, to rounding). A fixed end loads into and
  * reads from a spare body after the last (cleared before it is read), so no row tests its ends. */
 static void loop_product_packed(sinew_world *w, const double *p, double *out)
@@ -474,6 +511,7 @@ static void loop_product_packed(sinew_world *w, const double *p, double *out)
 		}
 		yn[0] = v0, yn[1] = v1, yn[2] = v2;
 	}
+	common_turn_packed(w, y, bodies);
 	double *fixed = &y[3 * bodies];
 	fixed[0] = fixed[1] = fixed[2] = 0.0;
 	for (int k = 0; k < count;) {
@@ -647,7 +685,16 @@ static void size_loop_work(sinew_world *w)
  * the trees without bound: measured on random body-type switching, one biased loop solve took the
  * loop trees from 16 J to 7e4 J, a relax pass from 2 J to 48 J, and NaN followed within steps.
  * Non-finite velocities take none. */
-static double loop_share(const sinew_world *w, float h)
+/* Whether a jointed kinematic body drives one of the trees loops reach (sinew_tree_drive). */
+static bool loops_driven(const sinew_world *w)
+{
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t)
+		if (w->tree_ranges[t].has_loops && sinew_tree_drive(w, &w->tree_ranges[t]) > 0.0) return true;
+	return false;
+}
+
+static double loop_share(const sinew_world *w, float h, double work)
 {
 	double bound = 0.0, k0 = 0.0, cross = 0.0, square = 0.0;
 	int trees = (int)stbds_arrlen(w->tree_ranges);
@@ -668,6 +715,13 @@ static double loop_share(const sinew_world *w, float h)
 		}
 	}
 	if (!isfinite(cross) || !isfinite(square)) return 0.0;
+	/* The tight test: an exact solve without stiffness adds at most the work of its bias */
+	double allowed = fmax(0.0, work) + SINEW_LOOP_ROUNDING * k0;
+	if (cross + square <= allowed) return 1.0;
+	if (!w->loops_iterative && !loops_driven(w)) {
+		if (!(square > 0.0)) return cross <= allowed ? 1.0 : 0.0;
+		return fmax(0.0, fmin(1.0, (allowed - cross) / square));
+	}
 	/* The full bound is never below the cheap one (sinew_tree_energy_bound), so a share of 1 that
 	 * the cheap bound allows the full one allows too; the full bound walks every body's joints for
 	 * kinematic neighbours, so it is summed only when the cheap one is not enough. */
@@ -686,30 +740,17 @@ static double loop_share(const sinew_world *w, float h)
 /* The loop impulses x spread through the trees in double precision (velocity changes in the body
  * nodes' y, the tree rows' impulses in the joint nodes': the tree rows stand still around them), then
  * the share of them that loop_share allows added to the loop rows, the tree rows and the bodies. */
-static void apply_loop_impulses(sinew_world *w, const double *x, float h)
+static void apply_loop_impulses(sinew_world *w, const double *x, float h, double work)
 {
 	load_loop_forces(w, x);
 	spread_loop_forces(w);
-	double share = loop_share(w, h);
+	double share = loop_share(w, h, work);
 	if (!(share > 0.0)) return;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	for (int k = 0; k < count; ++k) w->joint_rows[w->loop_rows[k]].impulse += (float)(share * x[k]);
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) {
-		const sinew_tree_range *r = &w->tree_ranges[t];
-		if (!r->has_loops) continue;
-		for (int32_t i = r->begin; i < r->end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
-			if (!n->is_body) {
-				for (int q = 0; q < n->dim; ++q) w->joint_rows[n->rows[q]].impulse += (float)(share * n->y[q]);
-				continue;
-			}
-			sinew_solver_body *b = &w->solver_bodies[n->ref];
-			b->v.x += (float)(share * n->y[0]);
-			b->v.y += (float)(share * n->y[1]);
-			if (b->inv_inertia > 0.0f) b->w += (float)(share * n->y[2]);
-		}
-	}
+	for (int t = 0; t < trees; ++t)
+		if (w->tree_ranges[t].has_loops) sinew_tree_add_spread(w, &w->tree_ranges[t], share);
 }
 
 /* Loop rows within one tree start from the last substep's impulses; rows between trees start from
@@ -733,7 +774,7 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
 	for (int k = 0; k < count; ++k) {
 		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
 		b[k] = -(double)sinew_row_speed(w->solver_bodies, rc);
-		if (pass->use_bias && between_trees(w, k)) b[k] -= (double)rc->row.c / (double)pass->h;
+		if (pass->use_bias && between_trees(w, k)) b[k] += loop_bias(w, rc, pass->h);
 	}
 	/* a relax pass removes what the passes since the last loop solve added (contacts, sequential
 	 * rows): with nothing added, the residual left then is as far as it needs to go */
@@ -742,7 +783,11 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
 	double *x = loop_cg(w, pass->use_bias ? SINEW_LOOP_CG_BIASED : SINEW_LOOP_CG_RELAX, tolerance, NULL, false);
 	/* no product taken (a relax pass with nothing new to remove): the impulses are 0, and spreading
 	 * them would change nothing */
-	if (x != NULL) apply_loop_impulses(w, x, pass->h);
+	if (x == NULL) return;
+	double work = 0.0;
+	for (int k = 0; k < count; ++k)
+		if (pass->use_bias && between_trees(w, k)) work += x[k] * loop_bias(w, &w->joint_rows[w->loop_rows[k]], pass->h);
+	apply_loop_impulses(w, x, pass->h, work);
 }
 
 /* The loop impulses that bring every loop row to its target (with bias: C = 0 at the end of the
@@ -757,18 +802,23 @@ void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 		solve_loops_iterative(w, pass);
 		return;
 	}
-	double x[SINEW_MAX_LOOP_ROWS], bias[SINEW_MAX_LOOP_ROWS];
+	double x[SINEW_MAX_LOOP_ROWS], bias[SINEW_MAX_LOOP_ROWS], work = 0.0;
 	for (int k = 0; k < count; ++k) {
 		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
 		x[k] = -(double)sinew_row_speed(w->solver_bodies, rc);
-		bias[k] = -(double)rc->row.c / (double)pass->h;
+		bias[k] = loop_bias(w, rc, pass->h);
 	}
 	cholesky_solve(w->loop_matrix, count, x);
 	if (pass->use_bias) { /* the bias through the slightly damped S (SINEW_LOOP_BIAS_DAMPING) */
+		double target[SINEW_MAX_LOOP_ROWS];
+		for (int k = 0; k < count; ++k) target[k] = bias[k];
 		cholesky_solve(w->loop_matrix + 2 * count * count, count, bias);
-		for (int k = 0; k < count; ++k) x[k] += bias[k];
+		for (int k = 0; k < count; ++k) {
+			x[k] += bias[k];
+			work += x[k] * target[k];
+		}
 	}
-	apply_loop_impulses(w, x, pass->h);
+	apply_loop_impulses(w, x, pass->h, work);
 }
 
 /* The implicit damping of the loop trees' geometric stiffness. The stiffness h^2 k of a body's

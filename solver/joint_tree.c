@@ -242,6 +242,7 @@ static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
  * gyration of at least SINEW_TREE_PRESOLVE_GYRATION of their size (see sinew_joint_tree_presolve). */
 #define SINEW_TREE_PRESOLVE_GYRATION 0.1
 
+static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r);
 void sinew_joint_tree_mark_presolve(sinew_world *w)
 {
 	int refs = (int)stbds_arrlen(w->constraint_refs);
@@ -256,7 +257,7 @@ void sinew_joint_tree_mark_presolve(sinew_world *w)
 	const double g = SINEW_TREE_PRESOLVE_GYRATION;
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
-		if (r->has_loops) r->presolve = false;
+		if (r->has_loops || (r->presolve && kinematic_drive(w, r) > 0.0)) r->presolve = false;
 		for (int32_t i = r->begin; i < r->end && r->presolve; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
@@ -298,7 +299,7 @@ void sinew_joint_tree_build(sinew_world *w)
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
 	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false, false, false};
+		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false, false, false, 0.0, 0.0};
 		end = begin;
 		do {
 			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
@@ -310,6 +311,7 @@ void sinew_joint_tree_build(sinew_world *w)
 		stbds_arrput(w->tree_ranges, r);
 	}
 	stbds_arrsetlen(w->tree_keep, count);
+	stbds_arrsetlen(w->tree_turn, 4 * count);
 	forget_changed_roles(w);
 	sinew_joint_loops_find(w);
 	sinew_joint_tree_mark_energy(w);
@@ -425,6 +427,8 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 		}
 }
 
+static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end);
+
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
 	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
@@ -440,6 +444,7 @@ static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 		sinew_tree_node *p = &w->tree_nodes[n->parent];
 		SINEW_TREE_DISPATCH(eliminate_block, n, p)
 	}
+	common_turn_prepare(w, begin, end);
 }
 
 /* A joint node's block changed (a limit joined or left it): its pivot, the coupling of the body
@@ -475,14 +480,21 @@ static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 		sinew_tree_node *p = &nodes[n->parent];
 		SINEW_TREE_DISPATCH(eliminate_block, n, p)
 	}
+	common_turn_prepare(w, begin, end);
 }
 
-static void add_stiffness(sinew_world *w, int32_t slot, double k)
+/* A stiffness k on the turning of the body in `slot`; internal: from a joint to another body of its
+ * tree (see common_turn). */
+static void add_stiffness(sinew_world *w, int32_t slot, double k, bool internal)
 {
 	int32_t node = slot > 0 ? w->tree_body_node[slot] : -1;
 	if (node < 0 || !(k > 0.0)) return;
 	w->tree_nodes[node].stiffness += k;
-	w->tree_ranges[w->tree_nodes[node].tree].stiff = true;
+	sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[node].tree];
+	r->stiff = true;
+	if (!internal || w->solver_bodies[slot].inv_inertia == 0.0f) return;
+	w->tree_turn[4 * node] += k;
+	r->turn_sum += k;
 }
 
 /* Geometric stiffness. A point row's Jacobian turns with its bodies, so the impulse lambda it carries
@@ -505,16 +517,21 @@ static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const
 	double lx = x->impulse, ly = y->impulse;
 	double ka = -((double)-y->row.ja[2] * lx + (double)x->row.ja[2] * ly);
 	double kb = (double)y->row.jb[2] * lx - (double)x->row.jb[2] * ly;
-	add_stiffness(w, x->body_a, (double)h * fabs(ka));
-	add_stiffness(w, x->body_b, (double)h * fabs(kb));
+	int32_t na = x->body_a > 0 ? w->tree_body_node[x->body_a] : -1, nb = x->body_b > 0 ? w->tree_body_node[x->body_b] : -1;
+	bool internal = na >= 0 && nb >= 0 && w->tree_nodes[na].tree == w->tree_nodes[nb].tree;
+	add_stiffness(w, x->body_a, (double)h * fabs(ka), internal);
+	add_stiffness(w, x->body_b, (double)h * fabs(kb), internal);
 }
 
 static void geometric_stiffness(sinew_world *w, float h)
 {
 	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) w->tree_nodes[i].stiffness = 0.0;
+	for (int i = 0; i < count; ++i) w->tree_nodes[i].stiffness = w->tree_turn[4 * i] = 0.0;
 	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int t = 0; t < trees; ++t) w->tree_ranges[t].stiff = w->tree_ranges[t].solved = false;
+	for (int t = 0; t < trees; ++t) {
+		w->tree_ranges[t].stiff = w->tree_ranges[t].solved = false;
+		w->tree_ranges[t].turn_sum = 0.0;
+	}
 	if (h <= 0.0f) return;
 	for (int i = 0; i < count; ++i) {
 		const sinew_tree_node *n = &w->tree_nodes[i];
@@ -729,12 +746,61 @@ static void solve_loaded(sinew_world *w, int32_t begin, int32_t end)
 	}
 }
 
+/* The common turn. The geometric stiffness on each body's turning (geometric_stiffness) also resists
+ * all the tree's bodies turning together, which the tension inside the tree cannot: a joint's pair of
+ * impulses has no moment, however the pair turns. So the tree's matrix takes, from the stiffness of
+ * its internal joints (a diagonal U on the turns, summing to s), its part along a common turn:
+ * K = K0 - u u^T / s, u = U 1, which leaves every turn but the common one as stiff as before and
+ * the common turn as free as the bodies' own inertia, and makes the stiffness's torques sum to
+ * zero: the solve no longer takes angular momentum out of the tree or puts it in. With the rank-one
+ * change solved by Sherman and Morrison, K^-1 b = K0^-1 b + z (u . K0^-1 b) / (s - u . z), z = K0^-1 u:
+ * z is found once per factorisation (common_turn_prepare), one more pass through the tree, and each
+ * solve adds its multiple (common_turn). Measured on a taut bridge strung under a beam that hangs
+ * from one pin (taut_bridge_under_a_rocking_beam_holds, tests/test_joint_loops.c): without it the
+ * stiffness turned the whole frame, 1900 kg m^2/s of angular momentum in its first six steps on the
+ * crates, and threw the crates. Stiffness from joints to anything fixed, or between trees, stays as
+ * it is: turning against those is resisted. */
+static void common_turn(sinew_world *w, int32_t begin, int32_t end)
+{
+	const sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[begin].tree];
+	if (!(r->turn_sum > 0.0) || !(r->turn_den > 0.0)) return;
+	double along = 0.0;
+	for (int32_t i = begin; i < end; ++i)
+		if (w->tree_nodes[i].is_body) along += w->tree_turn[4 * i] * w->tree_nodes[i].y[2];
+	double a = along / r->turn_den;
+	for (int32_t i = begin; i < end; ++i)
+		for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += a * w->tree_turn[4 * i + 1 + c];
+}
+
+/* z = K0^-1 u for each tree of the range, just factored (see common_turn); the nodes' y are scratch. */
+static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end)
+{
+	for (int32_t b = begin; b < end; b = w->tree_ranges[w->tree_nodes[b].tree].end) {
+		sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[b].tree];
+		if (!(r->turn_sum > 0.0)) continue;
+		for (int32_t i = r->begin; i < r->end; ++i) {
+			sinew_tree_node *n = &w->tree_nodes[i];
+			n->y[0] = n->y[1] = 0.0;
+			n->y[2] = n->is_body ? w->tree_turn[4 * i] : 0.0;
+		}
+		solve_loaded(w, r->begin, r->end);
+		double response = 0.0;
+		for (int32_t i = r->begin; i < r->end; ++i) {
+			const sinew_tree_node *n = &w->tree_nodes[i];
+			if (n->is_body) response += w->tree_turn[4 * i] * n->y[2];
+			for (int c = 0; c < 3; ++c) w->tree_turn[4 * i + 1 + c] = n->y[c];
+		}
+		r->turn_den = r->turn_sum - response;
+	}
+}
+
 /* Up and down one factored tree; the answer replaces y. A velocity solve changes the bodies'
  * velocities and the rows' impulses after the pass. */
 void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
 	for (int32_t i = begin; i < end; ++i) load_rhs(w, &w->tree_nodes[i], pass);
 	solve_loaded(w, begin, end);
+	common_turn(w, begin, end);
 	if (pass->position) return;
 	for (int32_t i = begin; i < end; ++i) apply_velocity(w, &w->tree_nodes[i], pass->spread);
 }
@@ -748,6 +814,7 @@ void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end)
 		if (!n->is_body) n->y[0] = n->y[1] = n->y[2] = 0.0;
 	}
 	solve_loaded(w, begin, end);
+	common_turn(w, begin, end);
 }
 
 /* Position: the correction found so far (in the body nodes' y) carries the joint past its bound. */
@@ -926,6 +993,11 @@ static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
 	return u;
 }
 
+double sinew_tree_drive(const sinew_world *w, const sinew_tree_range *r)
+{
+	return kinematic_drive(w, r);
+}
+
 double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
 {
 	double e = 0.0;
@@ -952,6 +1024,23 @@ double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, 
 	if (!full) return bound;
 	double speed = sqrt(2.0 * e0 / mass) + gh + kinematic_drive(w, r);
 	return fmax(bound, mass * speed * speed);
+}
+
+#define SINEW_TREE_ENERGY_ROUNDING 1e-6
+
+void sinew_tree_add_spread(sinew_world *w, const sinew_tree_range *r, double share)
+{
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (!n->is_body) {
+			for (int q = 0; q < n->dim; ++q) w->joint_rows[n->rows[q]].impulse += (float)(share * n->y[q]);
+			continue;
+		}
+		sinew_solver_body *b = &w->solver_bodies[n->ref];
+		b->v.x += (float)(share * n->y[0]);
+		b->v.y += (float)(share * n->y[1]);
+		if (b->inv_inertia > 0.0f) b->w += (float)(share * n->y[2]);
+	}
 }
 
 /* After a velocity solve, the tree's kinetic energy, with each body's velocity noted in its node and
@@ -985,10 +1074,62 @@ static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, flo
 	return e <= sinew_tree_energy_bound(w, r, e0, h, false) || e <= sinew_tree_energy_bound(w, r, e0, h, true);
 }
 
+/* A solve with geometric stiffness left the tree with no more kinetic energy than it had, as an exact
+ * solve without it would (a projection onto the rows, which only takes energy away), unless a jointed
+ * kinematic body drives the tree. */
+static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, float h)
+{
+	double gh = sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
+	double e = sinew_tree_kinetic(w, r);
+	return e <= e0 * (1.0 + SINEW_TREE_ENERGY_ROUNDING) + SINEW_TREE_ENERGY_ROUNDING * r->mass * gh * gh || kinematic_drive(w, r) > 0.0;
+}
+
+/* A solve with stiffness that raised the tree's kinetic energy (from e0) is moved towards the solve of
+ * the implicit step proper, (M + K) v' = M v + J^T lambda, whose answer cannot have more energy than v
+ * had in the bodies' own metric (|v'|_M <= |v'|_(M+K) <= |(M+K)^-1 M v|_(M+K) <= |v|_M, K being
+ * positive semi-definite): the two differ by the spread of the torques -K v through the tree
+ * (sinew_tree_spread_range, the same factorisation), so the least share of it that brings the energy
+ * back to e0 is added, to the velocities and to the rows' impulses. That share damps the turns the
+ * stiffness resists, by as little as keeping the energy needs. Returns false if no share will do (a
+ * limit's or a crossing's target made the difference): the caller solves without stiffness. */
+static bool damp_to_energy(sinew_world *w, sinew_tree_range *r, double e0, bool use_bias)
+{
+	double common = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (w->tree_nodes[i].is_body) common += w->tree_turn[4 * i] * (double)w->tree_keep[i].value[2];
+	common = r->turn_sum > 0.0 ? common / r->turn_sum : 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		n->y[0] = n->y[1] = n->y[2] = 0.0;
+		if (n->is_body) n->y[2] = -(n->stiffness * (double)w->tree_keep[i].value[2] - w->tree_turn[4 * i] * common);
+	}
+	sinew_tree_spread_range(w, r->begin, r->end);
+	double e1 = 0.0, cross = 0.0, square = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (!n->is_body) continue;
+		const sinew_solver_body *b = &w->solver_bodies[n->ref];
+		double dw = b->inv_inertia > 0.0f ? n->y[2] : 0.0;
+		e1 += kinetic(b, b->v.x, b->v.y, b->w);
+		cross += ((double)b->v.x * n->y[0] + (double)b->v.y * n->y[1]) / (double)b->inv_mass;
+		if (b->inv_inertia > 0.0f) cross += (double)b->w * dw / (double)b->inv_inertia;
+		square += kinetic(b, n->y[0], n->y[1], dw);
+	}
+	/* e1 + a cross + a^2 square <= e0, the least a */
+	double disc = cross * cross - 4.0 * square * (e1 - e0);
+	if (!(square > 0.0) || !(cross < 0.0) || !(disc >= 0.0)) return false;
+	double a = (-cross - sqrt(disc)) / (2.0 * square);
+	if (!(a >= 0.0 && a <= 1.0)) return false;
+	sinew_tree_add_spread(w, r, a);
+	note_answer(w, r, use_bias); /* what record_solve keeps */
+	return true;
+}
+
 /* The tree's geometric stiffness dropped for the rest of the substep: factored again without it. */
 static void drop_stiffness(sinew_world *w, sinew_tree_range *r)
 {
-	for (int32_t i = r->begin; i < r->end; ++i) w->tree_nodes[i].stiffness = 0.0;
+	for (int32_t i = r->begin; i < r->end; ++i) w->tree_nodes[i].stiffness = w->tree_turn[4 * i] = 0.0;
+	r->turn_sum = 0.0;
 	r->stiff = false;
 	factor_range(w, r->begin, r->end);
 }
@@ -1055,7 +1196,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		r->solved = false;
 		double e0 = sinew_tree_keep_state(w, r);
 		bool settled = solve_tree(w, r, &pass);
-		if (energy_plausible(w, r, e0, h, use_bias)) {
+		if (energy_plausible(w, r, e0, h, use_bias) && (!r->stiff || kept_energy(w, r, e0, h) || damp_to_energy(w, r, e0, use_bias))) {
 			if (settled) record_solve(r);
 			continue;
 		}
@@ -1110,7 +1251,13 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
  *   in the contact pass, but which the tree, answering first, spread through the figure: in
  *   heavy_hips_stay_finite (test_joint_stress) the fastest turn rose from 290 to 1464 rad/s, the
  *   energy fall-back fired thousands of times and the worst joint separation went from 1.1 cm to
- *   84 cm. */
+ *   84 cm;
+ * - trees a moving kinematic body is jointed to (kinematic_drive): a light part crushed between a
+ *   kinematic part and the ground carries a large stored contact impulse, its warm start threw a
+ *   29 g hand at 540 m/s, and the tree answering first spread that through the figure, whose parts
+ *   the contact passes could then no longer take back (on random body-type switching, seed 1 of
+ *   random_body_types_stay_finite: bodies at up to 282 m/s after the presolve). Such a figure is
+ *   driven, not at rest. */
 void sinew_joint_tree_presolve(sinew_world *w, float h)
 {
 	solve_trees(w, h, true, true);
@@ -1152,8 +1299,8 @@ static double tree_energy(const sinew_world *w, int32_t begin, int32_t end)
  * kept is how far the ceiling lay above the energy, not the ceiling itself: potential energy depends
  * on where the origin is, so an absolute ceiling would make sinew_world_shift_origin change the
  * motion (test_origin). Measured:
- * the double pendulum keeps 91.6 % over 60 s, its energy never more than 0.028 % above the start;
- * the heavy chain 85.8 % over 20 s, 0.0023 %. */
+ * the double pendulum keeps 91.8 % over 60 s, its energy never more than 0.034 % above the start;
+ * the heavy chain 86.5 % over 20 s, 0.0025 %. */
 #define SINEW_TREE_ENERGY_FORGET 0.01
 #define SINEW_TREE_ENERGY_SWING 0.05
 

@@ -47,6 +47,8 @@ typedef struct sinew_tree_range {
 	bool solved_to_close; /* that solve had bias and a limit in a block closing an open gap (c > 0) */
 	bool noted_to_close;  /* the same for the solve just made (note_answer in joint_tree.c) */
 	bool presolve;   /* solved once more after the warm start (sinew_joint_tree_presolve) */
+	double turn_sum; /* the stiffness of its internal joints summed over its bodies (see common_turn) */
+	double turn_den; /* turn_sum less that stiffness's own response through the factorisation */
 } sinew_tree_range;
 
 /* A tree node's state before a velocity solve, to solve again without geometric stiffness: a body's
@@ -70,6 +72,10 @@ void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const si
 /* M dv - J^T lambda = f, J dv = 0: f loaded into the body nodes' y, dv left there */
 void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end);
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc);
+/* share times a spread's answer (the nodes' y) added to the tree's velocities and rows' impulses */
+void sinew_tree_add_spread(sinew_world *w, const sinew_tree_range *r, double share);
+/* the fastest a jointed kinematic body could carry a point of the tree (0: none drives it) */
+double sinew_tree_drive(const sinew_world *w, const sinew_tree_range *r);
 /* the kinetic energy of the tree's bodies */
 double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r);
 /* a tree's velocities and blocks before a velocity solve, into world->tree_keep; returns its kinetic energy */

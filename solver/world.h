@@ -305,6 +305,8 @@ typedef struct sinew_world {
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
 	struct sinew_tree_keep *tree_keep;       /* each tree node's state before a velocity solve (joint_tree.c) */
+	double *tree_turn;                       /* per tree node: its internal stiffness, then its response to a
+	                                          * torque of every body's (joint_tree.c, common_turn) */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
@@ -448,13 +450,13 @@ void sinew_contacts_solve(sinew_world *world, float inv_h, sinew_contact_pass pa
 void sinew_contacts_restitution(sinew_world *world);
 void sinew_contacts_store(sinew_world *world);
 /* contact_push.c: the position pass on contacts overlapping under load, after the substeps. Prepare
- * keeps each constraint's geometry (keep_push), then the order is found once per step. */
+ * writes each constraint's geometry here as it builds the constraint, then the order is found once
+ * per step. */
 typedef struct sinew_push_constraint {
 	sinew_vec2 normal, r_a[2], r_b[2];
 	float base_separation[2], lift;
 	int32_t body_a, body_b, point_count;
 } sinew_push_constraint;
-void sinew_contacts_keep_push(sinew_world *world, int index, const sinew_contact_constraint *cc);
 /* contact_tree.c: the effective masses of contacts on joint trees (after the trees are factored) */
 void sinew_contacts_tree_mass(sinew_world *world);
 void sinew_contact_tree_apply(sinew_world *world, const sinew_contact_constraint *cc, int point, float impulse);

@@ -151,8 +151,10 @@ static void random_body_types_stay_finite(void **state)
 	}
 }
 
-int main(void)
+/* An argument picks the tests to run by name pattern (one while tracing). */
+int main(int argc, char **argv)
 {
+	if (argc > 1) cmocka_set_test_filter(argv[1]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(heavy_hips_stay_finite),
 		cmocka_unit_test(random_body_types_stay_finite),
