@@ -34,7 +34,11 @@
  * rotations carry it), so the flagged nodes are a subtree at the root and marking stops at the
  * first flagged ancestor. rebuild_enlarged frees exactly that subtree and builds it again over
  * what hangs below it: leaves and whole untouched subtrees, whose boxes are exact. That is the
- * world's path: every step it replaces the boxes that moved, then rebuilds once.
+ * world's path: every step it replaces the boxes that moved, then rebuilds once. Its splits are
+ * at the middle of the item centres' extent along the longer axis (one pass per level, no boxes
+ * read: a pile that all falls rebuilds most of the tree every step, and binned SAH was 14 % of
+ * capsule_pile's pour), the median where every centre falls on one side or past the depth budget;
+ * queries find the same boxes in any tree, so the world's results do not depend on the split.
  *
  * Rebuild collects the leaves (ids kept), frees every internal node and builds top-down with a
  * binned SAH split along the longer axis of the item centres; SAH can split unevenly, so past a
@@ -893,7 +897,7 @@ static int best_bin_plane(const int32_t *bin_count, const sinew_aabb *bin_box, i
  * (strictly inside the range). Binned SAH normally; the median when use_median is set (depth
  * budget spent) or when SAH finds no plane (coincident centres). */
 static int32_t partition_leaves(const sinew_tree_node *nodes, build_leaf *leaves, int32_t begin, int32_t end,
-                                bool use_median)
+                                bool use_median, bool sah)
 {
 	/* Two items split one way only, and three or four are split at the median: together about
 	 * three quarters of the splits of a build, where binning (sixteen bins swept twice) would
@@ -908,6 +912,17 @@ static int32_t partition_leaves(const sinew_tree_node *nodes, build_leaf *leaves
 	int axis = (hi.x - lo.x) >= (hi.y - lo.y) ? 0 : 1;
 	float min_c = axis == 0 ? lo.x : lo.y, extent = axis == 0 ? hi.x - lo.x : hi.y - lo.y;
 	int32_t mid = begin + (end - begin) / 2;
+	if (!sah && !use_median && extent > 0.0f) {
+		/* the middle of the centres' extent: one pass, where binning sweeps the boxes too */
+		float middle = min_c + 0.5f * extent;
+		int32_t split = begin;
+		for (int32_t i = begin; i < end; ++i) {
+			float c = axis == 0 ? leaves[i].center.x : leaves[i].center.y;
+			if (c < middle) swap_leaves(leaves, i, split++);
+		}
+		if (split > begin && split < end) return split;
+		use_median = true; /* every centre on one side (rounding at a huge offset) */
+	}
 	int best_plane = -1;
 	float scale = 0.0f;
 	if (!use_median && extent > 0.0f) {
@@ -947,7 +962,7 @@ static void attach(sinew_dynamic_tree *tree, int32_t child, int32_t parent, int3
  * holds at least count - 1 nodes because the old internal nodes were just freed. Heights and
  * boxes are filled by a final pass over the internal nodes in reverse creation order. */
 static void build_top_down(sinew_dynamic_tree *tree, build_leaf *leaves, int32_t count, build_task *tasks,
-                           int32_t *created)
+                           int32_t *created, bool sah)
 {
 	/* SAH may split very unevenly on odd input; past this depth, median splits bound the height
 	 * (so later rebalancing, which recurses, stays shallow). */
@@ -966,7 +981,7 @@ static void build_top_down(sinew_dynamic_tree *tree, build_leaf *leaves, int32_t
 		SINEW_ASSERT(node != SINEW_NULL_NODE);
 		created[created_count++] = node;
 		attach(tree, node, t.parent, t.slot);
-		int32_t split = partition_leaves(tree->nodes, leaves, t.begin, t.end, t.depth >= depth_budget);
+		int32_t split = partition_leaves(tree->nodes, leaves, t.begin, t.end, t.depth >= depth_budget, sah);
 		build_task right = {split, t.end, node, 2, t.depth + 1}, left = {t.begin, split, node, 1, t.depth + 1};
 		tasks[task_count++] = right;
 		tasks[task_count++] = left;
@@ -1002,7 +1017,7 @@ void sinew_dynamic_tree_rebuild(sinew_dynamic_tree *tree)
 		if ((node->flags & SINEW_NODE_ALLOCATED) != 0 && !is_leaf(node)) free_node(tree, i);
 	}
 	tree->root = SINEW_NULL_NODE;
-	build_top_down(tree, leaves, n, build_tasks(tree), build_created(tree));
+	build_top_down(tree, leaves, n, build_tasks(tree), build_created(tree), true);
 }
 
 /* The flagged nodes form a subtree at the root (the flag is closed upwards): free them, walking
@@ -1031,7 +1046,7 @@ int32_t sinew_dynamic_tree_rebuild_enlarged(sinew_dynamic_tree *tree)
 		freed += 1;
 	}
 	tree->root = SINEW_NULL_NODE;
-	build_top_down(tree, items, n, build_tasks(tree), build_created(tree));
+	build_top_down(tree, items, n, build_tasks(tree), build_created(tree), false);
 	SINEW_ASSERT(freed == n - 1);
 	return freed;
 }

@@ -310,7 +310,11 @@ static void update_one(sinew_world *w, int32_t ci, float dt, float reach_gravity
 				memset(&c->manifold, 0, sizeof c->manifold);
 			else
 				c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, padded);
-			cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);
+			/* a pair that does not recycle (capsules, jointed bodies) never reads its cache */
+			if (recycle)
+				cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);
+			else
+				c->cache.valid = false;
 		}
 		keep_reachable_points(w, &c->manifold, a, b, dt, reach, c->lift, reach_gravity);
 		match_impulses(c, old_id, old_count);

@@ -30,7 +30,8 @@ typedef struct sinew_joint_row {
 	float compliance;   /* compliant rows */
 	float bias_rate;    /* 0: the world's joint softness */
 	uint8_t kind;
-	uint8_t point;      /* 1, 2: the x, y row of a point constraint (sinew_row_point) */
+	uint8_t point;      /* 1, 2: the x, y row of a point constraint (sinew_row_point); 3: a turn of B against
+	                     * A alone (sinew_row_angle and the rows made from it): only ja[2] and jb[2] not 0 */
 } sinew_joint_row;
 
 /* Body state the row functions read: current centres, rotations and anchors from the centres. */
@@ -122,6 +123,13 @@ static inline float sinew_point_row_speed(const sinew_solver_body *bodies, const
 	return ja[axis] * va + ja[2] * a->w + jb[axis] * vb + jb[2] * b->w;
 }
 
+/* sinew_row_speed of a turn of B against A alone (point 3) without the four terms of its zero
+ * Jacobian entries: the same speed but for the sign of a zero one. */
+static inline float sinew_angle_row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc)
+{
+	return rc->row.ja[2] * bodies[rc->body_a].w + rc->row.jb[2] * bodies[rc->body_b].w;
+}
+
 /* joints/<type>.c: the rows of one joint type for the current body state. Returns the row count. */
 int sinew_pin_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
@@ -131,9 +139,9 @@ int sinew_revolute_errors(const sinew_joint *j, const sinew_joint_frame *f, floa
 /* The rows of a revolute joint that sinew_revolute_rows built earlier in the step, brought to the pose
  * f in place: the point rows' angular terms and every row's error, all that changes with the pose
  * (the other rows are turns of A against B, the same whatever the pose). The same rows to the bit
- * as building them again. Returns how many leading rows changed their Jacobians (the point's two),
- * or -1 for a joint whose rows all turn with the pose (a world-frame limit: build them again). */
-int sinew_revolute_update(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows);
+ * as building them again. Returns false, changing nothing, for a joint whose other rows turn with the
+ * pose too (a world-frame limit: build them again). */
+bool sinew_revolute_update(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows);
 int sinew_prismatic_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_weld_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);
 int sinew_distance_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_joint_row *rows);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* Where body i is now: inside a step the solver's running state, outside it the body's own. */
-static void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sinew_rot *q, sinew_vec2 *local_center,
+static inline void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sinew_rot *q, sinew_vec2 *local_center,
                       sinew_transform *xf)
 {
 	const sinew_body *b = &w->bodies[bi];
@@ -26,8 +26,7 @@ static void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sine
 
 sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_joint *j)
 {
-	sinew_joint_frame f;
-	memset(&f, 0, sizeof f);
+	sinew_joint_frame f; /* every field is written below */
 	sinew_vec2 lc;
 	sinew_transform xf;
 	if (j->edges[0].body == SINEW_NULL_INDEX) {
@@ -121,6 +120,7 @@ void sinew_row_angle(sinew_joint_row *row, float c)
 	clear_row(row);
 	row->ja[2] = -1.0f;
 	row->jb[2] = 1.0f;
+	row->point = 3;
 	row->c = c;
 }
 
@@ -182,6 +182,7 @@ static void copy_shape(sinew_joint_row *row, const sinew_joint_row *shape, float
 		row->ja[k] = sign * shape->ja[k];
 		row->jb[k] = sign * shape->jb[k];
 	}
+	if (shape->point == 3) row->point = 3; /* still a turn alone (a point's x or y row alone is not a point) */
 }
 
 int sinew_rows_limit(sinew_joint_row *rows, const sinew_joint_row *shape, float value, float lower, float upper)

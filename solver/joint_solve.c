@@ -111,16 +111,27 @@ static void update_eff_mass(const sinew_world *w, sinew_row_constraint *rc)
 	rc->eff_mass = k > 0.0f ? 1.0f / k : 0.0f;
 }
 
+/* update_eff_mass of a point's x (axis 0) or y (axis 1) row (sinew_row_point): its linear entries
+ * are 1, -1 and 0, so row_inverse_mass is each body's inverse mass plus its turning term, summed in
+ * the same order (the products by 1 and the zero terms change nothing); the same to the bit. */
+static void update_point_eff_mass(const sinew_world *w, sinew_row_constraint *rc)
+{
+	const sinew_solver_body *a = &w->solver_bodies[rc->body_a], *b = &w->solver_bodies[rc->body_b];
+	const float *ja = rc->row.ja, *jb = rc->row.jb;
+	float k = a->inv_mass + a->inv_inertia * ja[2] * ja[2] + b->inv_mass + b->inv_inertia * jb[2] * jb[2];
+	rc->eff_mass = k > 0.0f ? 1.0f / k : 0.0f;
+}
+
 /* The rows of a joint prepared this step, brought to the pose now in place where its type can (a
  * revolute joint: only its point rows' arms and the errors change with the pose; the rest, with the
  * effective masses and motor bounds of the rows that do not turn, stay as prepared, since masses and
- * h do not change within a step). Returns how many of its leading rows changed their Jacobians, or
- * -1 where the rows must be built again. Building every revolute's rows again was 8 % of
+ * h do not change within a step). Returns whether it could (its two point rows, 0 and 1, turned),
+ * else the rows must be built again. Building every revolute's rows again was 8 % of
  * stickman_rain's instructions (docs/joints.md, "Cheaper passes"); the same rows to the bit. */
-static int update_in_place(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows)
+static bool update_in_place(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows)
 {
 	if (j->type == SINEW_REVOLUTE_JOINT) return sinew_revolute_update(j, f, rows);
-	return -1;
+	return false;
 }
 
 void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
@@ -137,9 +148,9 @@ void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
 			continue;
 		}
 		sinew_joint_frame f = sinew_joint_current_frame(w, j);
-		int turned = update_in_place(j, &f, rcs);
-		if (turned >= 0) {
-			for (int r = 0; r < turned; ++r) update_eff_mass(w, &rcs[r]);
+		if (update_in_place(j, &f, rcs)) { /* the point's two rows turned */
+			update_point_eff_mass(w, &rcs[0]);
+			update_point_eff_mass(w, &rcs[1]);
 			continue;
 		}
 		sinew_joint_row rows[SINEW_MAX_JOINT_ROWS];
@@ -185,7 +196,8 @@ void sinew_joints_warm_start(sinew_world *w)
 		/* the tree solve is exact and needs no start; its impulses were read by the factorisation.
 		 * Loop rows solved iteratively start from the last substep's (sinew_joint_loops_warm_start) */
 		if (rc->in_tree || (rc->in_loop && !w->loops_iterative)) rc->impulse = 0.0f;
-		else if (!rc->in_loop) sinew_row_apply(w->solver_bodies, rc, rc->impulse);
+		/* a tree's limit outside its block carries no impulse (sinew_joint_tree_factor cleared it) */
+		else if (!rc->in_loop && !rc->tree_owned) sinew_row_apply(w->solver_bodies, rc, rc->impulse);
 	}
 	sinew_joint_loops_warm_start(w);
 	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);

@@ -358,8 +358,7 @@ static const float *row_part(const sinew_row_constraint *rc, int32_t slot)
 
 static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 {
-	memset(n->d, 0, sizeof n->d);
-	memset(n->h, 0, sizeof n->h);
+	memset(n->d, 0, sizeof n->d); /* n->h: every entry read (within the sizes) is written below */
 	if (n->is_body) {
 		const sinew_solver_body *b = &w->solver_bodies[n->ref];
 		double m = 1.0 / b->inv_mass;
@@ -588,11 +587,18 @@ static void drop_limit(sinew_world *w, sinew_tree_node *n)
 	w->joint_rows[n->rows[n->dim]].in_tree = false;
 }
 
+/* A row's speed, through sinew_angle_row_speed for a turn alone (a local angle limit, most of a
+ * figure's limits; the same speed but for the sign of a zero one). */
+static inline float tree_row_speed(const sinew_solver_body *bodies, const sinew_row_constraint *rc)
+{
+	return rc->row.point == 3 ? sinew_angle_row_speed(bodies, rc) : sinew_row_speed(bodies, rc);
+}
+
 /* How a limit outside the block is tested (crossed_limit): crossed now; crossed within the substep at
  * the velocities now (crosses_in_substep); crossed after the position correction found so far. */
 typedef enum { SINEW_CROSSED_NOW, SINEW_CROSSES_IN_SUBSTEP, SINEW_CROSSED_AFTER_CORRECTION } sinew_crossing;
 
-static bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass);
+static inline bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass);
 /* The speed a limit in the block is solved to: with bias, closing the gap within the substep, or
  * leaving a crossed bound softly; without, standing still. */
 static double limit_target_speed(const sinew_row_constraint *rc, float h, bool use_bias)
@@ -605,7 +611,7 @@ static double limit_target_speed(const sinew_row_constraint *rc, float h, bool u
  * agree with the target: a limit added for moving slower than its target must be pushed by the solve
  * (a positive impulse), or it is dropped at once and added again. An open gap may still be closed
  * within the substep. */
-static bool crosses_in_substep(const sinew_row_constraint *rc, double speed, const sinew_tree_pass *pass)
+static inline bool crosses_in_substep(const sinew_row_constraint *rc, double speed, const sinew_tree_pass *pass)
 {
 	float c = rc->row.c;
 	if (!(c > 0.0f)) return speed < 0.0; /* limit_target_speed: 0 */
@@ -615,7 +621,7 @@ static bool crosses_in_substep(const sinew_row_constraint *rc, double speed, con
 
 /* The limit's row crossed by the test: `along` is its speed (SINEW_CROSSES_IN_SUBSTEP) or its share of
  * the correction, J dx (SINEW_CROSSED_AFTER_CORRECTION). */
-static bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass)
+static inline bool limit_crossed(const sinew_row_constraint *rc, double along, sinew_crossing test, const sinew_tree_pass *pass)
 {
 	switch (test) {
 	case SINEW_CROSSED_NOW: return rc->row.c < 0.0f;
@@ -636,7 +642,7 @@ static inline int32_t crossed_limit(const sinew_world *w, const sinew_tree_node 
 	const sinew_row_constraint *rc = &w->joint_rows[lower];
 	if (rc->eff_mass == 0.0f) return -1; /* the upper's is the same */
 	double along = 0.0;
-	if (test == SINEW_CROSSES_IN_SUBSTEP) along = (double)sinew_row_speed(w->solver_bodies, rc);
+	if (test == SINEW_CROSSES_IN_SUBSTEP) along = (double)tree_row_speed(w->solver_bodies, rc);
 	else if (test == SINEW_CROSSED_AFTER_CORRECTION) along = sinew_tree_correction_along(w, rc);
 	if (limit_crossed(rc, along, test, pass)) return lower;
 	if (n->limit_row + 1 < n->row_count && limit_crossed(rc + 1, -along, test, pass)) return lower + 1;
@@ -648,7 +654,7 @@ static double row_rhs(const sinew_world *w, const sinew_row_constraint *rc, bool
 {
 	if (pass->position) return (double)rc->row.c;
 	double target = is_limit ? limit_target_speed(rc, pass->h, pass->use_bias) : 0.0;
-	return (double)sinew_row_speed(w->solver_bodies, rc) - target;
+	return (double)tree_row_speed(w->solver_bodies, rc) - target;
 }
 
 /* The right-hand side of a joint node: its rows' speeds (less a limit's target), or their C. */

@@ -54,12 +54,12 @@ int sinew_revolute_rows(const sinew_joint *j, const sinew_joint_frame *f, sinew_
 	return count;
 }
 
-int sinew_revolute_update(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows)
+bool sinew_revolute_update(const sinew_joint *j, const sinew_joint_frame *f, sinew_row_constraint *rows)
 {
-	if (j->limit.enabled && j->limit.frame == SINEW_LIMIT_WORLD) return -1; /* the swing's rows turn */
+	if (j->limit.enabled && j->limit.frame == SINEW_LIMIT_WORLD) return false; /* the swing's rows turn */
 	float c[SINEW_MAX_JOINT_ROWS];
 	int count = sinew_revolute_errors(j, f, c);
 	sinew_row_point_arms(&rows[0].row, &rows[1].row, f);
 	for (int r = 0; r < count; ++r) rows[r].row.c = c[r];
-	return 2;
+	return true;
 }
