@@ -10,7 +10,8 @@
  * 20 times too light.
  *
  * What is done. For every contact point between a free body (dynamic, no joints) and a body of a
- * joint tree that hangs from something fixed and closes no loop (anchored), a unit impulse of the contact is spread through the factored tree once per step, at
+ * joint tree that hangs from something fixed and closes no loop or whose loops are solved exactly
+ * (anchored), a unit impulse of the contact is spread through the factored tree once per step, at
  * the first substep's pose: sinew_tree_spread_range solves M dv = f + J^T lambda, J dv = 0, and
  * leaves each body's velocity change and each tree joint's impulse in the nodes. That response is
  * kept, and every normal impulse the contact passes give the point (its warm start too) is applied
@@ -23,10 +24,15 @@
  * bodies' own masses (no tree solve follows restitution).
  *
  * Where it is not done, and why (measured, docs/joints.md "Known limits"):
- * - trees with loop-closing rows (the taut bridge): the loops' response through their Schur
- *   complement holds a single plank pinned at both ends (1.5 cm -> 0.1 mm), but on the taut bridge
- *   the loops' energy guard (loop_share) then cut the biased loop solve and the bridge gave way at
- *   some floors of the mass (below) and not at others;
+ * - trees with loop rows solved by conjugate gradients (more than 64 loop rows): there is no
+ *   factored S to close the response with. On the exact path the loops close it
+ *   (sinew_joint_loops_close: the loop rows' speeds the tree's spread leaves, taken back by loop
+ *   impulses through S and spread through every loop tree), so the response spans every loop tree
+ *   and carries the loop rows' impulses too (entries with node -1 - row): the taut bridge's crates
+ *   (tests/test_joint_loops.c) 2.77 cm -> 2.2 mm deep. (Tried once when the bridge was one tree,
+ *   the loops' energy guard loop_share then cut the biased loop solve and the bridge gave way at
+ *   some floors of the mass and not at others; with a tree per pin and the loop trees' damping,
+ *   joint_loops.c, no cut was seen);
  * - contacts of a tree with a static body or another tree (ragdolls on the ground, in a heap): the
  *   heap's joints separated by up to 8.7 mm instead of 0.00 and the ill-conditioned stress figures
  *   (1000 kg hips) failed;
@@ -61,11 +67,57 @@ static int32_t tree_of(const sinew_world *w, int32_t slot)
 }
 
 /* A tree that hangs from something fixed (its root is a joint to the world, a static, kinematic or
- * sleeping body) and closes no loop. */
+ * sleeping body) and closes no loop, or whose loops are solved exactly (their rows then close the
+ * response through S, sinew_joint_loops_close). */
 static bool anchored(const sinew_world *w, int32_t t)
 {
 	const sinew_tree_range *r = &w->tree_ranges[t];
-	return !r->has_loops && !w->tree_nodes[r->begin].is_body;
+	return (!r->has_loops || sinew_joint_loops_exact(w)) && !w->tree_nodes[r->begin].is_body;
+}
+
+/* Calls f(w, begin, end, data) for the node range of tree t, or, for a tree with loops, of every
+ * tree with loops (the loop rows carry its response into all of them). */
+static void response_ranges(sinew_world *w, int32_t t, void (*f)(sinew_world *, int32_t, int32_t, void *), void *data)
+{
+	if (!w->tree_ranges[t].has_loops) {
+		f(w, w->tree_ranges[t].begin, w->tree_ranges[t].end, data);
+		return;
+	}
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int u = 0; u < trees; ++u)
+		if (w->tree_ranges[u].has_loops) f(w, w->tree_ranges[u].begin, w->tree_ranges[u].end, data);
+}
+
+static void clear_bodies(sinew_world *w, int32_t begin, int32_t end, void *data)
+{
+	(void)data;
+	for (int32_t k = begin; k < end; ++k) {
+		sinew_tree_node *n = &w->tree_nodes[k];
+		if (n->is_body) n->y[0] = n->y[1] = n->y[2] = 0.0;
+	}
+}
+
+static void keep_nodes(sinew_world *w, int32_t begin, int32_t end, void *data)
+{
+	(void)data;
+	for (int32_t k = begin; k < end; ++k) {
+		const sinew_tree_node *n = &w->tree_nodes[k];
+		sinew_tree_response entry = {k, {(float)n->y[0], (float)n->y[1], (float)n->y[2]}};
+		stbds_arrput(w->tree_response, entry);
+	}
+}
+
+static void mark_responds(sinew_world *w, int32_t begin, int32_t end, void *data)
+{
+	(void)end;
+	(void)data;
+	w->tree_ranges[w->tree_nodes[begin].tree].responds = true;
+}
+
+static void count_nodes(sinew_world *w, int32_t begin, int32_t end, void *data)
+{
+	(void)w;
+	*(int64_t *)data += end - begin;
 }
 
 /* A dynamic body without joints. */
@@ -113,13 +165,11 @@ static void keep_response(sinew_world *w, int32_t t, int32_t ref_index, int poin
 	const sinew_constraint_ref *ref = &w->constraint_refs[ref_index];
 	int point_count = w->contacts[ref->contact].manifold.point_count;
 	tree_side s = point_side(w, ref, point, e);
-	for (int32_t k = r->begin; k < r->end; ++k) {
-		sinew_tree_node *n = &w->tree_nodes[k];
-		if (n->is_body) n->y[0] = n->y[1] = n->y[2] = 0.0;
-	}
+	response_ranges(w, t, clear_bodies, NULL);
 	double *y = w->tree_nodes[w->tree_body_node[s.slot]].y;
 	for (int a = 0; a < 3; ++a) y[a] = s.sign * s.j[a];
 	sinew_tree_spread_range(w, r->begin, r->end);
+	sinew_joint_loops_close(w, t);
 	sinew_tree_contact *tc = &w->tree_contacts[ref_index];
 	double own_pp = own(w, &s, s.j);
 	/* a point the joints hold still gets at most SINEW_TREE_CONTACT_MASS times its own mass */
@@ -131,10 +181,13 @@ static void keep_response(sinew_world *w, int32_t t, int32_t ref_index, int poin
 	}
 	tc->side = (int8_t)e;
 	tc->response[point][0] = (int32_t)stbds_arrlen(w->tree_response);
-	for (int32_t k = r->begin; k < r->end; ++k) {
-		const sinew_tree_node *n = &w->tree_nodes[k];
-		sinew_tree_response entry = {k, {(float)n->y[0], (float)n->y[1], (float)n->y[2]}};
-		stbds_arrput(w->tree_response, entry);
+	response_ranges(w, t, keep_nodes, NULL);
+	if (r->has_loops) { /* the loop rows' impulses (sinew_joint_loops_close left them in loop_work) */
+		int loops = (int)stbds_arrlen(w->loop_rows);
+		for (int k = 0; k < loops; ++k) {
+			sinew_tree_response entry = {-1 - w->loop_rows[k], {(float)w->loop_work[k], 0.0f, 0.0f}};
+			stbds_arrput(w->tree_response, entry);
+		}
 	}
 	tc->response[point][1] = (int32_t)stbds_arrlen(w->tree_response);
 }
@@ -145,8 +198,9 @@ void sinew_contacts_tree_mass(sinew_world *w)
 	stbds_arrsetlen(w->tree_contacts, refs);
 	for (int i = 0; i < refs; ++i) w->tree_contacts[i] = (sinew_tree_contact){{0.0f, 0.0f, 0.0f}, {{0, 0}, {0, 0}}, -1};
 	stbds_arrsetlen(w->tree_response, 0);
+	for (int t = 0; t < trees; ++t) w->tree_ranges[t].responds = false;
 	if (trees == 0) return;
-	/* the points of free bodies on loop-free trees, grouped by tree (a counting sort that keeps the
+	/* the points of free bodies on anchored trees, grouped by tree (a counting sort that keeps the
 	 * constraint order) */
 	stbds_arrsetlen(w->tree_touch_start, trees + 1);
 	int32_t *start = w->tree_touch_start;
@@ -170,8 +224,10 @@ void sinew_contacts_tree_mass(sinew_world *w)
 	start[0] = 0;
 	for (int t = 0; t < trees; ++t) {
 		int count = start[t + 1] - start[t];
-		int64_t nodes = w->tree_ranges[t].end - w->tree_ranges[t].begin;
+		int64_t nodes = 0;
+		response_ranges(w, t, count_nodes, &nodes);
 		if (count == 0 || (int64_t)count * nodes > SINEW_TREE_CONTACT_WORK) continue;
+		response_ranges(w, t, mark_responds, NULL);
 		for (int k = start[t]; k < start[t + 1]; ++k) {
 			const sinew_tree_touch *p = &w->tree_touches_sorted[k];
 			int e = tree_of(w, w->constraint_refs[p->ref].body_a) == t ? 0 : 1;
@@ -198,6 +254,10 @@ void sinew_contact_tree_apply(sinew_world *w, const sinew_contact_constraint *cc
 	}
 	for (int32_t k = tc->response[point][0]; k < tc->response[point][1]; ++k) {
 		const sinew_tree_response *e = &w->tree_response[k];
+		if (e->node < 0) { /* a loop row's impulse */
+			w->joint_rows[-1 - e->node].impulse += impulse * e->y[0];
+			continue;
+		}
 		const sinew_tree_node *n = &w->tree_nodes[e->node];
 		if (n->is_body) {
 			sinew_solver_body *s = &w->solver_bodies[n->ref];

@@ -873,6 +873,46 @@ void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 	apply_loop_impulses(w, x, pass->h, work);
 }
 
+/* The response of tree t (in its nodes' y: the tree's own spread of a load, M dv - J^T lambda = f,
+ * J dv = 0 with the loops open) with the loops closed: the loop rows' speeds it leaves, r = J_l dv,
+ * are taken back by loop impulses x = -S^-1 r (the exact factorisation), spread through every loop
+ * tree and added: then every tree row and every loop row stands still. The nodes of all loop trees
+ * hold the response after it; x is left in the first entries of loop_work. Only on the exact path
+ * (sinew_joint_loops_exact); the caller cleared the body nodes of the loop trees other than t. */
+void sinew_joint_loops_close(sinew_world *w, int32_t t)
+{
+	int count = (int)stbds_arrlen(w->loop_rows);
+	if (count == 0 || !w->tree_ranges[t].has_loops) return;
+	size_loop_work(w);
+	double *x = w->loop_work, *keep = w->loop_work + 7 * count;
+	const sinew_tree_range *r = &w->tree_ranges[t];
+	for (int k = 0; k < count; ++k) {
+		const sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
+		double speed = 0.0;
+		for (int e = 0; e < 2; ++e) {
+			int32_t node = w->loop_nodes[2 * k + e];
+			if (node < 0 || w->tree_nodes[node].tree != t) continue;
+			const float *j = e == 0 ? rc->row.ja : rc->row.jb;
+			const double *y = w->tree_nodes[node].y;
+			speed += (double)j[0] * y[0] + (double)j[1] * y[1] + (double)j[2] * y[2];
+		}
+		x[k] = -speed;
+	}
+	cholesky_solve(w->loop_matrix, count, x);
+	for (int32_t i = r->begin; i < r->end; ++i)
+		for (int c = 0; c < 3; ++c) keep[3 * i + c] = w->tree_nodes[i].y[c];
+	w->loop_jacobians_fresh = false;
+	load_loop_forces(w, x);
+	spread_loop_forces(w);
+	for (int32_t i = r->begin; i < r->end; ++i)
+		for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += keep[3 * i + c];
+}
+
+bool sinew_joint_loops_exact(const sinew_world *w)
+{
+	return !w->loops_iterative;
+}
+
 /* The implicit damping of the loop trees' geometric stiffness. The stiffness h^2 k of a body's
  * turning (joint_tree.c, geometric_stiffness) makes the velocity passes solve with M~ = M + h^2 K in
  * place of M, v+ = v + M~^-1 J^T lambda. The implicit step it comes from (Andrews, Teichmann and Kry

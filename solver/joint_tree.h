@@ -47,6 +47,7 @@ typedef struct sinew_tree_range {
 	bool solved_to_close; /* that solve had bias and a limit in a block closing an open gap (c > 0) */
 	bool noted_to_close;  /* the same for the solve just made (note_answer in joint_tree.c) */
 	bool presolve;   /* solved once more after the warm start (sinew_joint_tree_presolve) */
+	bool responds;   /* a free body's contact this step pushes it through its response (contact_tree.c) */
 	double turn_sum; /* the stiffness of its internal joints summed over its bodies (see common_turn) */
 	double turn_den; /* turn_sum less that stiffness's own response through the factorisation */
 } sinew_tree_range;
@@ -89,6 +90,9 @@ void sinew_joint_loops_find(sinew_world *w);
 void sinew_joint_loops_factor(sinew_world *w, float h);
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);
 void sinew_joint_loops_damp(sinew_world *w);
+/* a tree's response in its nodes' y, with the loops closed through S (exact path only) */
+void sinew_joint_loops_close(sinew_world *w, int32_t t);
+bool sinew_joint_loops_exact(const sinew_world *w);
 void sinew_joint_loops_project(sinew_world *w);
 
 #endif

@@ -102,9 +102,10 @@ static watched run_bridges(sinew_world_id w, const bridges *br, int steps)
 #define CRATE_FALL_SPEED 5.05
 
 /* Bridges that hold: every joint within 1 cm, no body faster than a crate can fall, the energy never
- * above its start, no crate above its start, the crates at rest (under 1 cm/s) at the end. */
+ * above its start, no crate above its start, the crates at rest (under 1 cm/s) at the end and no
+ * crate contact deeper than `deepest` then. */
 /* Prints what one bridge run measured, then asserts it held. */
-static void assert_held(const char *what, const watched *r)
+static void assert_held(const char *what, const watched *r, double deepest)
 {
 	printf("%s, 10 s: worst separation %.5f m, fastest body %.3f m/s, energy rise %.3g J, crates' highest rise %.4f m, "
 	       "crate speed at 10 s %.4f m/s, deepest crate contact %.4f m\n",
@@ -114,7 +115,15 @@ static void assert_held(const char *what, const watched *r)
 	assert_true(r->energy_rise <= 1e-3 * fabs(r->energy0));
 	assert_true(r->highest <= 0.0);
 	assert_true(r->crate_speed < 0.01);
+	assert_true(r->deepest < deepest);
 }
+
+/* How deep a crate may sit in planks whose loops are solved exactly: its contacts push the bridge
+ * through the trees' response with the loops closed (contact_tree.c, joint_loops.c
+ * sinew_joint_loops_close); 2.2 mm on both such bridges here, 2.8 cm before. On the conjugate-gradient
+ * path the contacts keep the planks' own masses and the soft overlap: 2.75 cm. */
+#define EXACT_LOOP_DEPTH 0.003
+#define ITERATIVE_LOOP_DEPTH 0.03
 
 /* The fastest of `count` bodies, read after every one of `steps` more steps. */
 static double fastest_over(sinew_world_id w, const sinew_body_id *bodies, int count, int steps)
@@ -140,7 +149,7 @@ static double taut_bridge_after(int crates, int after, const char *what)
 	memset(&br, 0, sizeof br);
 	add_bridge(&br, w, 0.0f, 0.0f, 40, sinew_null_body_id, sinew_null_body_id, crates);
 	watched r = run_bridges(w, &br, 600);
-	assert_held(what, &r);
+	assert_held(what, &r, EXACT_LOOP_DEPTH);
 	double fastest = fastest_over(w, br.bodies, br.body_count, after);
 	sinew_destroy_world(w);
 	return fastest;
@@ -165,9 +174,10 @@ static void taut_bridge_comes_to_rest(void **state)
  * 0.0000 m/s. Spreading the loop impulses through the trees in double precision (docs/joints.md,
  * loops) alone also gave 0.0000 m/s; the two together 0.0041 m/s, and 0.0000 m/s with two trees and
  * the loop's geometric stiffness (that with sleep on: the island was asleep; with sleep off
- * 0.0071 m/s, and 0.0026 m/s with the loop trees' implicit damping, joint_loops.c). And at rest:
- * every body, crates and planks, under 1 cm/s after every step of the second after 10 s (before the
- * implicit damping: crates 1.13 cm/s, planks 8.1 cm/s). */
+ * 0.0071 m/s, 0.0026 m/s with the loop trees' implicit damping, joint_loops.c, and 0.0001 m/s with
+ * the crates' contacts through the bridge's response, contact_tree.c). And at rest: every body,
+ * crates and planks, under 1 cm/s after every step of the second after 10 s (before the implicit
+ * damping: crates 1.13 cm/s, planks 8.1 cm/s; 0.30 cm/s with it, 0.04 cm/s with the response). */
 static void taut_bridge_holds_crates(void **state)
 {
 	(void)state;
@@ -191,7 +201,7 @@ static void held_under_beam(bridges *br, sinew_world_id w, const char *what)
 	sinew_body_id beam = br->bodies[0];
 	add_bridge(br, w, 0.0f, 0.0f, 40, beam, beam, 5);
 	watched r = run_bridges(w, br, 600);
-	assert_held(what, &r);
+	assert_held(what, &r, EXACT_LOOP_DEPTH);
 	sinew_destroy_world(w);
 }
 
@@ -246,7 +256,7 @@ static void many_taut_bridges_hold(void **state)
 	memset(&br, 0, sizeof br);
 	for (int k = 0; k < 34; ++k) add_bridge(&br, w, 0.0f, -4.0f * (float)k, 24, sinew_null_body_id, sinew_null_body_id, 2);
 	watched r = run_bridges(w, &br, 600);
-	assert_held("34 taut bridges of 24 planks + 2 crates each", &r);
+	assert_held("34 taut bridges of 24 planks + 2 crates each", &r, ITERATIVE_LOOP_DEPTH);
 	sinew_destroy_world(w);
 }
 
