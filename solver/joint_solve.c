@@ -139,6 +139,7 @@ void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
 	int n = (int)stbds_arrlen(w->active_joints);
 	for (int i = 0; i < n; ++i) {
 		const sinew_joint *j = &w->joints[w->active_joints[i]];
+		if (j->row_count == 0) continue; /* no rows: and in a world without any, joint_rows is NULL */
 		sinew_row_constraint *rcs = &w->joint_rows[j->row_start];
 		if (fresh) {
 			for (int r = 0; r < j->row_count; ++r) {
