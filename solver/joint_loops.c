@@ -715,7 +715,7 @@ static double driven_share(const sinew_world *w, float h)
 			fastest = fmax(fastest, sqrt((double)b->v.x * b->v.x + (double)b->v.y * b->v.y));
 		}
 	}
-	double gh = sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
+	double gh = sinew_gravity_step(w, h);
 	double limit = fastest + gh + drive, share = 1.0;
 	for (int t = 0; t < trees; ++t) {
 		const sinew_tree_range *r = &w->tree_ranges[t];
@@ -762,12 +762,13 @@ static double loop_share(const sinew_world *w, float h, double work)
 	/* The tight test: an exact solve without stiffness adds at most the work of its bias */
 	double allowed = fmax(0.0, work) + SINEW_LOOP_ROUNDING * k0;
 	if (cross + square <= allowed) return 1.0;
-	if (!w->loops_iterative && !loops_driven(w)) {
+	bool driven = loops_driven(w);
+	if (!w->loops_iterative && !driven) {
 		if (!(square > 0.0)) return cross <= allowed ? 1.0 : 0.0;
 		return fmax(0.0, fmin(1.0, (allowed - cross) / square));
 	}
-	if (loops_driven(w)) return fmin(driven_share(w, h), energy_share(w, h, k0, cross, square, bound));
-	return energy_share(w, h, k0, cross, square, bound);
+	double share = energy_share(w, h, k0, cross, square, bound);
+	return driven ? fmin(driven_share(w, h), share) : share;
 }
 
 /* The old bound: the loop trees' kinetic energy at most what sinew_tree_energy_bound allows. */

@@ -243,7 +243,6 @@ static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
  * gyration of at least SINEW_TREE_PRESOLVE_GYRATION of their size (see sinew_joint_tree_presolve). */
 #define SINEW_TREE_PRESOLVE_GYRATION 0.1
 
-static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r);
 void sinew_joint_tree_mark_presolve(sinew_world *w)
 {
 	int refs = (int)stbds_arrlen(w->constraint_refs);
@@ -258,7 +257,7 @@ void sinew_joint_tree_mark_presolve(sinew_world *w)
 	const double g = SINEW_TREE_PRESOLVE_GYRATION;
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
-		if ((r->has_loops && !r->responds) || (r->presolve && kinematic_drive(w, r) > 0.0)) r->presolve = false;
+		if ((r->has_loops && !r->responds) || (r->presolve && sinew_tree_drive(w, r) > 0.0)) r->presolve = false;
 		for (int32_t i = r->begin; i < r->end && r->presolve; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
@@ -975,7 +974,7 @@ static void restore_tree(sinew_world *w, const sinew_tree_range *r)
  * anchor plus its spin times the length of the tree (the sum of its bodies' diameters: how far a
  * point of the tree can be from that anchor along its joints, the tree turning with the kinematic
  * body through its limits). The most it can drive the tree's speed up by in one solve. */
-static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
+double sinew_tree_drive(const sinew_world *w, const sinew_tree_range *r)
 {
 	double u = 0.0, length = 0.0;
 	for (int32_t i = r->begin; i < r->end; ++i)
@@ -1000,9 +999,10 @@ static double kinematic_drive(const sinew_world *w, const sinew_tree_range *r)
 	return u;
 }
 
-double sinew_tree_drive(const sinew_world *w, const sinew_tree_range *r)
+/* How fast gravity moves a body in one substep of length h, m/s. */
+double sinew_gravity_step(const sinew_world *w, float h)
 {
-	return kinematic_drive(w, r);
+	return sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
 }
 
 double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
@@ -1019,17 +1019,17 @@ double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
 
 /* The most kinetic energy an exact velocity solve can leave the tree with, from e0 before it. Without
  * geometric stiffness it projects the velocities onto the rows in the mass metric: that takes energy
- * away, and adds only what jointed kinematic bodies drive (kinematic_drive) and the gravity of the
+ * away, and adds only what jointed kinematic bodies drive (sinew_tree_drive) and the gravity of the
  * substep. The bound: twice the energy of all the tree's mass moving at its root-mean-square speed
  * plus those two; at least twice e0 plus the substep's gravity (the cheap test, passed by every
  * ordinary solve). */
 double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, double e0, float h, bool full)
 {
 	double mass = r->mass;
-	double gh = sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
+	double gh = sinew_gravity_step(w, h);
 	double bound = 2.0 * e0 + mass * gh * gh;
 	if (!full) return bound;
-	double speed = sqrt(2.0 * e0 / mass) + gh + kinematic_drive(w, r);
+	double speed = sqrt(2.0 * e0 / mass) + gh + sinew_tree_drive(w, r);
 	return fmax(bound, mass * speed * speed);
 }
 
@@ -1086,9 +1086,9 @@ static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, flo
  * kinematic body drives the tree. */
 static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, float h)
 {
-	double gh = sqrt((double)w->gravity.x * w->gravity.x + (double)w->gravity.y * w->gravity.y) * (double)h;
+	double gh = sinew_gravity_step(w, h);
 	double e = sinew_tree_kinetic(w, r);
-	return e <= e0 * (1.0 + SINEW_TREE_ENERGY_ROUNDING) + SINEW_TREE_ENERGY_ROUNDING * r->mass * gh * gh || kinematic_drive(w, r) > 0.0;
+	return e <= e0 * (1.0 + SINEW_TREE_ENERGY_ROUNDING) + SINEW_TREE_ENERGY_ROUNDING * r->mass * gh * gh || sinew_tree_drive(w, r) > 0.0;
 }
 
 /* A solve with stiffness that raised the tree's kinetic energy (from e0) is moved towards the solve of
@@ -1263,7 +1263,7 @@ void sinew_joint_tree_solve(sinew_world *w, float h, bool use_bias)
  *   heavy_hips_stay_finite (test_joint_stress) the fastest turn rose from 290 to 1464 rad/s, the
  *   energy fall-back fired thousands of times and the worst joint separation went from 1.1 cm to
  *   84 cm;
- * - trees a moving kinematic body is jointed to (kinematic_drive): a light part crushed between a
+ * - trees a moving kinematic body is jointed to (sinew_tree_drive): a light part crushed between a
  *   kinematic part and the ground carries a large stored contact impulse, its warm start threw a
  *   29 g hand at 540 m/s, and the tree answering first spread that through the figure, whose parts
  *   the contact passes could then no longer take back (on random body-type switching, seed 1 of

@@ -77,6 +77,8 @@ double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constra
 void sinew_tree_add_spread(sinew_world *w, const sinew_tree_range *r, double share);
 /* the fastest a jointed kinematic body could carry a point of the tree (0: none drives it) */
 double sinew_tree_drive(const sinew_world *w, const sinew_tree_range *r);
+/* how fast gravity moves a body in one substep of length h */
+double sinew_gravity_step(const sinew_world *w, float h);
 /* the kinetic energy of the tree's bodies */
 double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r);
 /* a tree's velocities and blocks before a velocity solve, into world->tree_keep; returns its kinetic energy */
