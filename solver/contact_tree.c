@@ -75,49 +75,16 @@ static bool anchored(const sinew_world *w, int32_t t)
 	return (!r->has_loops || sinew_joint_loops_exact(w)) && !w->tree_nodes[r->begin].is_body;
 }
 
-/* Calls f(w, begin, end, data) for the node range of tree t, or, for a tree with loops, of every
- * tree with loops (the loop rows carry its response into all of them). */
-static void response_ranges(sinew_world *w, int32_t t, void (*f)(sinew_world *, int32_t, int32_t, void *), void *data)
+/* The trees a response of tree t spans: t alone, or for a tree with loops every tree with loops (the
+ * loop rows carry its response into all of them). The one after u (-1: the first); -1 after the last.
+ *     for (int32_t u = response_next(w, t, -1); u >= 0; u = response_next(w, t, u)) */
+static int32_t response_next(const sinew_world *w, int32_t t, int32_t u)
 {
-	if (!w->tree_ranges[t].has_loops) {
-		f(w, w->tree_ranges[t].begin, w->tree_ranges[t].end, data);
-		return;
-	}
-	int trees = (int)stbds_arrlen(w->tree_ranges);
-	for (int u = 0; u < trees; ++u)
-		if (w->tree_ranges[u].has_loops) f(w, w->tree_ranges[u].begin, w->tree_ranges[u].end, data);
-}
-
-static void clear_bodies(sinew_world *w, int32_t begin, int32_t end, void *data)
-{
-	(void)data;
-	for (int32_t k = begin; k < end; ++k) {
-		sinew_tree_node *n = &w->tree_nodes[k];
-		if (n->is_body) n->y[0] = n->y[1] = n->y[2] = 0.0;
-	}
-}
-
-static void keep_nodes(sinew_world *w, int32_t begin, int32_t end, void *data)
-{
-	(void)data;
-	for (int32_t k = begin; k < end; ++k) {
-		const sinew_tree_node *n = &w->tree_nodes[k];
-		sinew_tree_response entry = {k, {(float)n->y[0], (float)n->y[1], (float)n->y[2]}};
-		stbds_arrput(w->tree_response, entry);
-	}
-}
-
-static void mark_responds(sinew_world *w, int32_t begin, int32_t end, void *data)
-{
-	(void)end;
-	(void)data;
-	w->tree_ranges[w->tree_nodes[begin].tree].responds = true;
-}
-
-static void count_nodes(sinew_world *w, int32_t begin, int32_t end, void *data)
-{
-	(void)w;
-	*(int64_t *)data += end - begin;
+	if (!w->tree_ranges[t].has_loops) return u < 0 ? t : -1;
+	int32_t trees = (int32_t)stbds_arrlen(w->tree_ranges);
+	for (int32_t v = u + 1; v < trees; ++v)
+		if (w->tree_ranges[v].has_loops) return v;
+	return -1;
 }
 
 /* A dynamic body without joints. */
@@ -165,7 +132,11 @@ static void keep_response(sinew_world *w, int32_t t, int32_t ref_index, int poin
 	const sinew_constraint_ref *ref = &w->constraint_refs[ref_index];
 	int point_count = w->contacts[ref->contact].manifold.point_count;
 	tree_side s = point_side(w, ref, point, e);
-	response_ranges(w, t, clear_bodies, NULL);
+	for (int32_t u = response_next(w, t, -1); u >= 0; u = response_next(w, t, u))
+		for (int32_t k = w->tree_ranges[u].begin; k < w->tree_ranges[u].end; ++k) {
+			sinew_tree_node *n = &w->tree_nodes[k];
+			if (n->is_body) n->y[0] = n->y[1] = n->y[2] = 0.0;
+		}
 	double *y = w->tree_nodes[w->tree_body_node[s.slot]].y;
 	for (int a = 0; a < 3; ++a) y[a] = s.sign * s.j[a];
 	sinew_tree_spread_range(w, r->begin, r->end);
@@ -181,7 +152,12 @@ static void keep_response(sinew_world *w, int32_t t, int32_t ref_index, int poin
 	}
 	tc->side = (int8_t)e;
 	tc->response[point][0] = (int32_t)stbds_arrlen(w->tree_response);
-	response_ranges(w, t, keep_nodes, NULL);
+	for (int32_t u = response_next(w, t, -1); u >= 0; u = response_next(w, t, u))
+		for (int32_t k = w->tree_ranges[u].begin; k < w->tree_ranges[u].end; ++k) {
+			const sinew_tree_node *n = &w->tree_nodes[k];
+			sinew_tree_response entry = {k, {(float)n->y[0], (float)n->y[1], (float)n->y[2]}};
+			stbds_arrput(w->tree_response, entry);
+		}
 	if (r->has_loops) { /* the loop rows' impulses (sinew_joint_loops_close left them in loop_work) */
 		int loops = (int)stbds_arrlen(w->loop_rows);
 		for (int k = 0; k < loops; ++k) {
@@ -225,9 +201,10 @@ void sinew_contacts_tree_mass(sinew_world *w)
 	for (int t = 0; t < trees; ++t) {
 		int count = start[t + 1] - start[t];
 		int64_t nodes = 0;
-		response_ranges(w, t, count_nodes, &nodes);
+		for (int32_t u = response_next(w, t, -1); u >= 0; u = response_next(w, t, u))
+			nodes += w->tree_ranges[u].end - w->tree_ranges[u].begin;
 		if (count == 0 || (int64_t)count * nodes > SINEW_TREE_CONTACT_WORK) continue;
-		response_ranges(w, t, mark_responds, NULL);
+		for (int32_t u = response_next(w, t, -1); u >= 0; u = response_next(w, t, u)) w->tree_ranges[u].responds = true;
 		for (int k = start[t]; k < start[t + 1]; ++k) {
 			const sinew_tree_touch *p = &w->tree_touches_sorted[k];
 			int e = tree_of(w, w->constraint_refs[p->ref].body_a) == t ? 0 : 1;
