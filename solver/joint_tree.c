@@ -1074,20 +1074,21 @@ static double note_answer(sinew_world *w, sinew_tree_range *r, bool use_bias)
 /* Could the solve that took the tree from kinetic energy e0 to its energy now be right (a non-finite
  * velocity is not)? Its answer is noted on the way (record_solve keeps it when it was right and
  * settled). */
-static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, float h, bool use_bias)
+static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, float h, bool use_bias, double *e_out)
 {
 	double e = note_answer(w, r, use_bias);
+	*e_out = e;
 	if (!isfinite(e)) return false;
 	return e <= sinew_tree_energy_bound(w, r, e0, h, false) || e <= sinew_tree_energy_bound(w, r, e0, h, true);
 }
 
-/* A solve with geometric stiffness left the tree with no more kinetic energy than it had, as an exact
- * solve without it would (a projection onto the rows, which only takes energy away), unless a jointed
- * kinematic body drives the tree. */
-static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, float h)
+/* A solve with geometric stiffness left the tree (from kinetic energy e0 to e, which energy_plausible
+ * measured: the same sum sinew_tree_kinetic makes, not walked again) with no more kinetic energy than
+ * it had, as an exact solve without it would (a projection onto the rows, which only takes energy
+ * away), unless a jointed kinematic body drives the tree. */
+static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, double e, float h)
 {
 	double gh = sinew_gravity_step(w, h);
-	double e = sinew_tree_kinetic(w, r);
 	return e <= e0 * (1.0 + SINEW_TREE_ENERGY_ROUNDING) + SINEW_TREE_ENERGY_ROUNDING * r->mass * gh * gh || sinew_tree_drive(w, r) > 0.0;
 }
 
@@ -1203,7 +1204,8 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		r->solved = false;
 		double e0 = sinew_tree_keep_state(w, r);
 		bool settled = solve_tree(w, r, &pass);
-		if (energy_plausible(w, r, e0, h, use_bias) && (!r->stiff || kept_energy(w, r, e0, h) || damp_to_energy(w, r, e0, use_bias))) {
+		double e;
+		if (energy_plausible(w, r, e0, h, use_bias, &e) && (!r->stiff || kept_energy(w, r, e0, e, h) || damp_to_energy(w, r, e0, use_bias))) {
 			if (settled) record_solve(r);
 			continue;
 		}
@@ -1212,7 +1214,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		drop_stiffness(w, r);
 		loops_changed = loops_changed || r->has_loops;
 		settled = solve_tree(w, r, &pass);
-		if (!energy_plausible(w, r, e0, h, use_bias)) restore_tree(w, r);
+		if (!energy_plausible(w, r, e0, h, use_bias, &e)) restore_tree(w, r);
 		else if (settled) record_solve(r);
 	}
 	if (loops_changed) sinew_joint_loops_factor(w, h);
