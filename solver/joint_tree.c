@@ -312,7 +312,7 @@ static uint8_t grown_row(const sinew_row_constraint *rc)
 
 static bool grown_from_same(const sinew_world *w)
 {
-	int slots = (int)stbds_arrlen(w->solver_bodies), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
+	int slots = sinew_solver_count(w), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
 	if (!w->tree_grown || w->tree_grown_lists != w->joint_lists_changed || stbds_arrlen(w->tree_grown_slots) != slots ||
 	    stbds_arrlen(w->tree_grown_joints) != 3 * joints || stbds_arrlen(w->tree_grown_rows) != rows)
 		return false;
@@ -329,7 +329,7 @@ static bool grown_from_same(const sinew_world *w)
 
 static void note_growth(sinew_world *w)
 {
-	int slots = (int)stbds_arrlen(w->solver_bodies), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
+	int slots = sinew_solver_count(w), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
 	stbds_arrsetlen(w->tree_grown_slots, slots);
 	for (int s = 0; s < slots; ++s) w->tree_grown_slots[s] = grown_slot(w, s);
 	stbds_arrsetlen(w->tree_grown_joints, 3 * joints);
