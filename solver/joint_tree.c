@@ -192,7 +192,7 @@ static int32_t fixed_joint_slot(const sinew_world *w, const sinew_joint *j, int3
 static void grow_trees(sinew_world *w)
 {
 	stbds_arrsetlen(w->tree_nodes, 0);
-	int slots = (int)stbds_arrlen(w->solver_bodies);
+	int slots = sinew_solver_count(w);
 	stbds_arrsetlen(w->tree_body_node, slots);
 	for (int s = 0; s < slots; ++s) w->tree_body_node[s] = -1;
 	int n = (int)stbds_arrlen(w->active_joints);
