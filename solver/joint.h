@@ -91,6 +91,17 @@ typedef struct sinew_row_constraint {
 	bool in_loop;     /* a rigid row closing a loop, solved exactly with the trees (joint_tree.c) */
 } sinew_row_constraint;
 
+/* A spring or motor row as sinew_joints_solve solves it: one formula for both kinds, its terms set
+ * once a substep (sinew_joints_update_rows) instead of in every pass,
+ *   impulse <- clamp(impulse - mass (Cdot + bias) - keep impulse, -limit, limit). */
+typedef struct sinew_effort_row {
+	int32_t row; /* index in joint_rows */
+	float mass;  /* the row's effective mass; a spring's times its softness' mass scale */
+	float bias;  /* a motor's -speed; a spring's bias rate times its error */
+	float keep;  /* a spring's impulse scale (the share of its impulse let go each pass); 0 for a motor */
+	float limit; /* the bound on |impulse| this substep; INFINITY for none */
+} sinew_effort_row;
+
 /* Apply an impulse along a row to its two bodies. The static dummy (slot 0) has no mass, so it
  * does not move. */
 static inline void sinew_row_apply(sinew_solver_body *bodies, const sinew_row_constraint *rc, float impulse)

@@ -55,7 +55,10 @@ static void list_sequential_rows(sinew_world *w)
 	int n = (int)stbds_arrlen(w->joint_rows);
 	for (int32_t i = 0; i < n; ++i) {
 		const sinew_row_constraint *rc = &w->joint_rows[i];
-		if (is_effort(rc)) stbds_arrput(w->effort_rows, i);
+		if (is_effort(rc)) {
+			sinew_effort_row e = {i, 0.0f, 0.0f, 0.0f, 0.0f}; /* its terms: update_effort_rows */
+			stbds_arrput(w->effort_rows, e);
+		}
 		else if (!rc->in_tree && !rc->in_loop && !rc->tree_owned) stbds_arrput(w->sequential_rows, i);
 	}
 }
@@ -134,7 +137,38 @@ static bool update_in_place(const sinew_joint *j, const sinew_joint_frame *f, si
 	return false;
 }
 
-void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
+/* The terms of each spring and motor row for this substep's passes, from its effective mass, error
+ * and bound (set just before): the soft constraint's coefficients (two divisions) and the kind's
+ * branch were worked out in every pass, a third of the joint passes of rain. The same impulses to the
+ * bit: mass (Cdot + bias) is a motor's mass (Cdot - speed) and a spring's mass scale times
+ * (Cdot + bias rate C), with the products in the same order; keep old is 0 for a motor; an
+ * unbounded spring's clamp to +-INFINITY changes nothing. */
+static void update_effort_rows(sinew_world *w, float h)
+{
+	int n = (int)stbds_arrlen(w->effort_rows);
+	for (int i = 0; i < n; ++i) {
+		sinew_effort_row *e = &w->effort_rows[i];
+		const sinew_row_constraint *rc = &w->joint_rows[e->row];
+		const sinew_joint_row *row = &rc->row;
+		if (row->kind == SINEW_ROW_MOTOR) {
+			e->mass = rc->eff_mass;
+			e->bias = -row->speed;
+			e->keep = 0.0f;
+			e->limit = row->max_impulse;
+			continue;
+		}
+		float omega = 2.0f * SINEW_PI * row->hertz;
+		float a1 = 2.0f * row->zeta + h * omega, a2 = h * omega * a1, a3 = 1.0f / (1.0f + a2);
+		float bias_rate = omega / a1, mass_scale = a2 * a3;
+		e->mass = rc->eff_mass * mass_scale;
+		e->bias = bias_rate * row->c;
+		e->keep = a3;
+		e->limit = row->max_effort > 0.0f ? row->max_impulse : INFINITY;
+	}
+}
+
+/* Each active joint's rows brought to the pose now: its shapes, errors, effective masses, bounds. */
+static void update_row_shapes(sinew_world *w, float h, bool fresh)
 {
 	int n = (int)stbds_arrlen(w->active_joints);
 	for (int i = 0; i < n; ++i) {
@@ -163,6 +197,12 @@ void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
 			rcs[r].row.max_impulse = rcs[r].row.max_effort * h;
 		}
 	}
+}
+
+void sinew_joints_update_rows(sinew_world *w, float h, bool fresh)
+{
+	update_row_shapes(w, h, fresh);
+	update_effort_rows(w, h);
 }
 
 /* A joint's rows' position errors alone, where its type can give them without building the rows
@@ -205,7 +245,7 @@ void sinew_joints_warm_start(sinew_world *w)
 	w->solver_bodies[0].w = 0.0f;
 }
 
-/* One row by sequential impulse; returns the change of its accumulated impulse. */
+/* One rigid, compliant or limit row by sequential impulse; returns the change of its accumulated impulse. */
 static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool use_bias)
 {
 	const sinew_joint_row *row = &rc->row;
@@ -229,28 +269,44 @@ static float solve_row(sinew_world *w, sinew_row_constraint *rc, float h, bool u
 		total = sinew_maxf(old - rc->eff_mass * (cdot + bias), 0.0f);
 		break;
 	case SINEW_ROW_MOTOR:
-		total = sinew_clampf(old - rc->eff_mass * (cdot - row->speed), -row->max_impulse, row->max_impulse);
-		break;
-	case SINEW_ROW_SPRING: {
-		float omega = 2.0f * SINEW_PI * row->hertz;
-		float a1 = 2.0f * row->zeta + h * omega, a2 = h * omega * a1, a3 = 1.0f / (1.0f + a2);
-		float bias_rate = omega / a1, mass_scale = a2 * a3, impulse_scale = a3;
-		total = old - rc->eff_mass * mass_scale * (cdot + bias_rate * row->c) - impulse_scale * old;
-		if (row->max_effort > 0.0f) total = sinew_clampf(total, -row->max_impulse, row->max_impulse);
-		break;
-	}
+	case SINEW_ROW_SPRING:
+		break; /* not reached: solve_effort_rows */
 	}
 	rc->impulse = total;
 	sinew_row_apply(w->solver_bodies, rc, total - old);
 	return total - old;
 }
 
+/* The springs and motors, each by sequential impulse with the terms update_effort_rows set; a turn
+ * of B against A alone (every spring and motor of a revolute joint) reads and moves only the two
+ * angular velocities. A spring's pull on its error is its softness, not a correction: the relax passes keep it. */
+static void solve_effort_rows(sinew_world *w)
+{
+	sinew_solver_body *bodies = w->solver_bodies;
+	int n = (int)stbds_arrlen(w->effort_rows);
+	for (int i = 0; i < n; ++i) {
+		const sinew_effort_row *e = &w->effort_rows[i];
+		sinew_row_constraint *rc = &w->joint_rows[e->row];
+		if (rc->eff_mass == 0.0f) continue;
+		bool turn = rc->row.point == 3;
+		float cdot = turn ? sinew_angle_row_speed(bodies, rc) : sinew_row_speed(bodies, rc);
+		float old = rc->impulse;
+		float total = sinew_clampf(old - e->mass * (cdot + e->bias) - e->keep * old, -e->limit, e->limit);
+		rc->impulse = total;
+		if (turn) {
+			bodies[rc->body_a].w += bodies[rc->body_a].inv_inertia * rc->row.ja[2] * (total - old);
+			bodies[rc->body_b].w += bodies[rc->body_b].inv_inertia * rc->row.jb[2] * (total - old);
+		} else {
+			sinew_row_apply(bodies, rc, total - old);
+		}
+	}
+}
+
 void sinew_joints_solve(sinew_world *w, float h, bool use_bias)
 {
 	/* effort first, then the constraints that must hold */
-	int n = (int)stbds_arrlen(w->effort_rows);
-	for (int i = 0; i < n; ++i) solve_row(w, &w->joint_rows[w->effort_rows[i]], h, use_bias);
-	n = (int)stbds_arrlen(w->sequential_rows);
+	solve_effort_rows(w);
+	int n = (int)stbds_arrlen(w->sequential_rows);
 	for (int i = 0; i < n; ++i) solve_row(w, &w->joint_rows[w->sequential_rows[i]], h, use_bias);
 	w->solver_bodies[0].v = sinew_v2(0.0f, 0.0f);
 	w->solver_bodies[0].w = 0.0f;

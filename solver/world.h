@@ -312,7 +312,7 @@ typedef struct sinew_world {
 	uint32_t joint_lists_changed; /* counts every joint linked to or unlinked from a body (joint.c) */
 	struct sinew_row_constraint *joint_rows; /* rows of the active joints this step */
 	int32_t *active_joints;
-	int32_t *effort_rows;     /* the springs and motors among joint_rows, in order (joint_solve.c) */
+	struct sinew_effort_row *effort_rows; /* the springs and motors among joint_rows, in order (joint_solve.c) */
 	int32_t *sequential_rows; /* the other rows solved one by one: in no tree or loop, owned by no tree */
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
