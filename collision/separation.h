@@ -1,6 +1,7 @@
 /* Internal: a floor under the separations the narrowphase (manifold.c) reports for a pair, from a
  * few numbers kept per shape, so a pair whose fat boxes overlap but whose shapes are far apart
- * needs no narrowphase (solver/contact.c). Not a public header. */
+ * needs no narrowphase (solver/contact.c); and the narrowphase into a caller's manifold. Not a
+ * public header. */
 #ifndef SINEW_SEPARATION_H
 #define SINEW_SEPARATION_H
 
@@ -25,5 +26,11 @@ sinew_separation_bound sinew_make_separation_bound(const sinew_geometry *geometr
  * while it is above the speculative distance, sinew_collide returns no point. */
 float sinew_separation_floor(const sinew_separation_bound *a, sinew_transform xfa, const sinew_separation_bound *b,
                              sinew_transform xfb);
+
+/* sinew_collide written into *out (the narrowphase's path for a contact's own manifold: no
+ * 116-byte manifold returned by value through the dispatch). Same result as sinew_collide;
+ * geometry must not be NULL. */
+void sinew_collide_into(const sinew_geometry *a, sinew_transform xfa, const sinew_geometry *b, sinew_transform xfb,
+                        float speculative_distance, sinew_manifold *out);
 
 #endif

@@ -309,7 +309,7 @@ static void update_one(sinew_world *w, int32_t ci, float dt, float reach_gravity
 			if (old_count == 0 && sinew_separation_floor(&sa->bound, a->xf, &sb->bound, b->xf) > padded)
 				memset(&c->manifold, 0, sizeof c->manifold);
 			else
-				c->manifold = sinew_collide(&sa->geom, a->xf, &sb->geom, b->xf, padded);
+				sinew_collide_into(&sa->geom, a->xf, &sb->geom, b->xf, padded, &c->manifold);
 			/* a pair that does not recycle (capsules, jointed bodies) never reads its cache */
 			if (recycle)
 				cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);

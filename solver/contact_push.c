@@ -69,7 +69,7 @@ static int push_key(const int32_t *level, const sinew_constraint_ref *ref, int k
 void sinew_contacts_order_push(sinew_world *w)
 {
 	stbds_arrsetlen(w->push_constraints, stbds_arrlen(w->constraint_refs));
-	int n = (int)stbds_arrlen(w->solver_bodies), m = (int)stbds_arrlen(w->push_constraints);
+	int n = sinew_solver_count(w), m = (int)stbds_arrlen(w->push_constraints);
 	const sinew_solver_body *bodies = w->solver_bodies;
 	/* the graph from the constraints' references (the same bodies as push_constraints, in a quarter
 	 * of the bytes); each body's adjacency lists the bodies across its contacts */
@@ -199,7 +199,7 @@ void sinew_contacts_push(sinew_world *w)
 	sinew_push_constraint *cs = w->push_constraints;
 	const sinew_solver_body *bodies = w->solver_bodies;
 	int moving = (int)stbds_arrlen(w->push_order), m = (int)stbds_arrlen(w->push_constraints);
-	int n = (int)stbds_arrlen(w->solver_bodies);
+	int n = sinew_solver_count(w);
 	for (int i = 0; i < n; ++i) w->push_before[i] = bodies[i].dp;
 	/* first let down, then lift: a body on two supports let down by one is lifted back by the
 	 * other (in one sweep they pulled it up and down every step) */

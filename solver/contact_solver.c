@@ -148,7 +148,7 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 	w->contact_bias_rate = soft.bias_rate;
 	w->contact_mass_scale = soft.mass_scale;
 	w->contact_impulse_scale = soft.impulse_scale;
-	w->wide_avx = sinew_contacts_wide_avx();
+	w->wide_simd = (int8_t)sinew_contacts_wide_simd();
 	/* a constraint has a body in the solver, so an awake body: the awake contacts, in index order */
 	sinew_index_set *set = &w->awake_contacts;
 	sinew_index_set_flush(set);

@@ -259,7 +259,7 @@ static int lowest_clear_bit(uint64_t bits)
 void sinew_contacts_colour(sinew_world *w)
 {
 	int n = (int)stbds_arrlen(w->constraint_refs);
-	int body_count = (int)stbds_arrlen(w->solver_bodies);
+	int body_count = sinew_solver_count(w);
 	bool offsets_fit = (size_t)body_count <= UINT32_MAX / sizeof(sinew_solver_body);
 	/* each solver slot's colours as bits, 0 for a body that does not move: a constraint's free
 	 * colours are then one OR away, the first of them its lowest clear bit */
@@ -425,6 +425,36 @@ _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp
 #undef VM
 #undef VT
 
+/* An instance's gathers and scatter from its row (the four floats at field of one body per quarter
+ * of the register: T##_row), its store_row and its transpose4 (within each quarter): a body's
+ * v, w, inv_mass and its dp, dq as rows of lanes, and back. */
+#define WIDE_GATHER_SCATTER(T)                                                                                         \
+	KERNEL_INLINE void T##_rows(const sinew_solver_body *bodies, const uint32_t *offset, size_t field, T out[4])       \
+	{                                                                                                                  \
+		T r0 = T##_row(bodies, offset, 0, field), r1 = T##_row(bodies, offset, 1, field);                              \
+		T r2 = T##_row(bodies, offset, 2, field), r3 = T##_row(bodies, offset, 3, field);                              \
+		T##_transpose4(&r0, &r1, &r2, &r3);                                                                            \
+		out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;                                                            \
+	}                                                                                                                  \
+	KERNEL_INLINE void T##_gather(const sinew_solver_body *bodies, const uint32_t *offset, T out[8])                   \
+	{                                                                                                                  \
+		T##_rows(bodies, offset, offsetof(sinew_solver_body, v), out);                                                 \
+		T##_rows(bodies, offset, offsetof(sinew_solver_body, dp), out + 4);                                            \
+	}                                                                                                                  \
+	KERNEL_INLINE void T##_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, T out[4])          \
+	{                                                                                                                  \
+		T##_rows(bodies, offset, offsetof(sinew_solver_body, v), out);                                                 \
+	}                                                                                                                  \
+	/* the rows written out: gcc kept a loop over them as a loop, through the stack */                                \
+	KERNEL_INLINE void T##_scatter(sinew_solver_body *bodies, const uint32_t *offset, T vx, T vy, T w, T inv_mass)     \
+	{                                                                                                                  \
+		T##_transpose4(&vx, &vy, &w, &inv_mass);                                                                       \
+		T##_store_row(bodies, offset, 0, vx);                                                                          \
+		T##_store_row(bodies, offset, 1, vy);                                                                          \
+		T##_store_row(bodies, offset, 2, w);                                                                           \
+		T##_store_row(bodies, offset, 3, inv_mass);                                                                    \
+	}
+
 /* Eight lanes: a whole wide constraint. */
 typedef __m256 f8;
 typedef __m256 m8;
@@ -464,38 +494,13 @@ KERNEL_INLINE f8 f8_row(const sinew_solver_body *bodies, const uint32_t *offset,
 	const char *lo = (const char *)body_in(bodies, offset[i]) + field, *hi = (const char *)body_in(bodies, offset[i + 4]) + field;
 	return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((const float *)lo)), _mm_loadu_ps((const float *)hi), 1);
 }
-/* The four floats at field of the eight bodies, transposed (f4_rows in each half). */
-KERNEL_INLINE void f8_rows(const sinew_solver_body *bodies, const uint32_t *offset, size_t field, f8 out[4])
-{
-	f8 r0 = f8_row(bodies, offset, 0, field), r1 = f8_row(bodies, offset, 1, field);
-	f8 r2 = f8_row(bodies, offset, 2, field), r3 = f8_row(bodies, offset, 3, field);
-	f8_transpose4(&r0, &r1, &r2, &r3);
-	out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
-}
-KERNEL_INLINE void f8_gather(const sinew_solver_body *bodies, const uint32_t *offset, f8 out[8])
-{
-	f8_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
-	f8_rows(bodies, offset, offsetof(sinew_solver_body, dp), out + 4);
-}
-KERNEL_INLINE void f8_gather_velocity(const sinew_solver_body *bodies, const uint32_t *offset, f8 out[4])
-{
-	f8_rows(bodies, offset, offsetof(sinew_solver_body, v), out);
-}
 /* Row i of a transposed block: its low half to the body at offset[i], its high half to offset[i + 4]. */
 KERNEL_INLINE void f8_store_row(sinew_solver_body *bodies, const uint32_t *offset, int i, f8 row)
 {
 	_mm_storeu_ps(&body_out(bodies, offset[i])->v.x, _mm256_castps256_ps128(row));
 	_mm_storeu_ps(&body_out(bodies, offset[i + 4])->v.x, _mm256_extractf128_ps(row, 1));
 }
-KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const uint32_t *offset, f8 vx, f8 vy, f8 w, f8 inv_mass)
-{
-	f8_transpose4(&vx, &vy, &w, &inv_mass);
-	/* written out: gcc kept a loop over the rows as a loop, through the stack */
-	f8_store_row(bodies, offset, 0, vx);
-	f8_store_row(bodies, offset, 1, vy);
-	f8_store_row(bodies, offset, 2, w);
-	f8_store_row(bodies, offset, 3, inv_mass);
-}
+WIDE_GATHER_SCATTER(f8)
 #define VT f8
 #define VM m8
 #define V(op) f8_##op
@@ -503,22 +508,146 @@ KERNEL_INLINE void f8_scatter(sinew_solver_body *bodies, const uint32_t *offset,
 #include "contact_wide_kernel.h"
 #undef K
 
+#undef V
+#undef VM
+#undef VT
+
+/* Sixteen lanes with AVX-512 (the base instructions only, AVX512F): two wide constraints of a
+ * colour at once, the first's eight lanes then the next one's, so each pass has half the blocks
+ * and twice the independent work in flight per block (the passes wait on each block's long chain
+ * of dependent operations more than on anything else). A field's sixteen lanes are its eight in
+ * the first constraint and its eight WIDE_NEXT floats on, in the next; the same for the offsets. */
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+#define WIDE_NEXT (sizeof(sinew_contact_wide) / sizeof(float))
+_Static_assert(sizeof(sinew_contact_wide) % sizeof(float) == 0, "the next wide constraint's field is whole floats on");
+typedef __m512 f16;
+typedef __mmask16 m16;
+KERNEL_INLINE f16 f16_join(__m256 lo, __m256 hi)
+{
+	return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(lo)), _mm256_castps_pd(hi), 1));
+}
+static inline f16 f16_load(const float *p) { return f16_join(_mm256_loadu_ps(p), _mm256_loadu_ps(p + WIDE_NEXT)); }
+static inline void f16_store(float *p, f16 a)
+{
+	_mm256_storeu_ps(p, _mm512_castps512_ps256(a));
+	_mm256_storeu_ps(p + WIDE_NEXT, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a), 1)));
+}
+static inline f16 f16_splat(float x) { return _mm512_set1_ps(x); }
+static inline f16 f16_add(f16 a, f16 b) { return _mm512_add_ps(a, b); }
+static inline f16 f16_sub(f16 a, f16 b) { return _mm512_sub_ps(a, b); }
+static inline f16 f16_mul(f16 a, f16 b) { return _mm512_mul_ps(a, b); }
+static inline f16 f16_div(f16 a, f16 b) { return _mm512_div_ps(a, b); }
+/* the sign flipped as integers: the float XOR is AVX512DQ */
+static inline f16 f16_neg(f16 a)
+{
+	return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_set1_epi32((int)0x80000000u)));
+}
+static inline f16 f16_max(f16 a, f16 b) { return _mm512_max_ps(a, b); } /* VMAXPS: the second operand when a > b fails */
+/* the ordered predicates of the eight-lane kernel, as bit masks */
+static inline m16 f16_gt(f16 a, f16 b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OS); }
+static inline m16 f16_ge(f16 a, f16 b) { return _mm512_cmp_ps_mask(a, b, _CMP_GE_OS); }
+static inline m16 f16_lt(f16 a, f16 b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OS); }
+static inline m16 f16_le(f16 a, f16 b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OS); }
+static inline m16 f16_eq(f16 a, f16 b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
+static inline m16 f16_and(m16 a, m16 b) { return (m16)(a & b); }
+static inline m16 f16_or(m16 a, m16 b) { return (m16)(a | b); }
+static inline m16 f16_all(bool x) { return (m16)(x ? 0xffffu : 0u); }
+static inline m16 f16_same(m16 a, m16 b) { return (m16)~(a ^ b); }
+static inline f16 f16_select(m16 m, f16 a, f16 b) { return _mm512_mask_blend_ps(m, b, a); }
+/* _MM_TRANSPOSE4_PS in each quarter */
+KERNEL_INLINE void f16_transpose4(f16 *r0, f16 *r1, f16 *r2, f16 *r3)
+{
+	f16 t0 = _mm512_unpacklo_ps(*r0, *r1), t1 = _mm512_unpacklo_ps(*r2, *r3);
+	f16 t2 = _mm512_unpackhi_ps(*r0, *r1), t3 = _mm512_unpackhi_ps(*r2, *r3);
+	*r0 = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+	*r1 = _mm512_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 2, 3, 2));
+	*r2 = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+	*r3 = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+/* The body of lane 4 q + i (q: the quarter), whose offset is in the first or the next constraint. */
+KERNEL_INLINE const float *f16_at(const sinew_solver_body *bodies, const uint32_t *offset, int i, int q, size_t field)
+{
+	size_t at = (q >= 2 ? WIDE_NEXT : 0) + (size_t)(4 * (q & 1) + i);
+	return (const float *)(const void *)((const char *)body_in(bodies, offset[at]) + field);
+}
+/* The four floats at field of the bodies of lanes i, i + 4, i + 8 and i + 12, one per quarter. */
+KERNEL_INLINE f16 f16_row(const sinew_solver_body *bodies, const uint32_t *offset, int i, size_t field)
+{
+	f16 r = _mm512_castps128_ps512(_mm_loadu_ps(f16_at(bodies, offset, i, 0, field)));
+	r = _mm512_insertf32x4(r, _mm_loadu_ps(f16_at(bodies, offset, i, 1, field)), 1);
+	r = _mm512_insertf32x4(r, _mm_loadu_ps(f16_at(bodies, offset, i, 2, field)), 2);
+	return _mm512_insertf32x4(r, _mm_loadu_ps(f16_at(bodies, offset, i, 3, field)), 3);
+}
+/* Row i of a transposed block: quarter q to the body of lane 4 q + i. */
+KERNEL_INLINE void f16_store_row(sinew_solver_body *bodies, const uint32_t *offset, int i, f16 row)
+{
+	_mm_storeu_ps((float *)(void *)f16_at(bodies, offset, i, 0, offsetof(sinew_solver_body, v)), _mm512_castps512_ps128(row));
+	_mm_storeu_ps((float *)(void *)f16_at(bodies, offset, i, 1, offsetof(sinew_solver_body, v)), _mm512_extractf32x4_ps(row, 1));
+	_mm_storeu_ps((float *)(void *)f16_at(bodies, offset, i, 2, offsetof(sinew_solver_body, v)), _mm512_extractf32x4_ps(row, 2));
+	_mm_storeu_ps((float *)(void *)f16_at(bodies, offset, i, 3, offsetof(sinew_solver_body, v)), _mm512_extractf32x4_ps(row, 3));
+}
+WIDE_GATHER_SCATTER(f16)
+#define VT f16
+#define VM m16
+#define V(op) f16_##op
+#define K(name) name##_avx16
+#include "contact_wide_kernel.h"
+#undef K
+
+/* Pairs of a colour's wide constraints, sixteen lanes at a time (called from the AVX loops below,
+ * which cannot inline AVX-512 code). */
+static void warm_pairs_avx16(sinew_solver_body *bodies, sinew_contact_wide *cw, int pairs, bool first_substep)
+{
+	for (int k = 0; k < pairs; ++k) warm_block_avx16(bodies, cw + 2 * k, 0, first_substep);
+}
+
+KERNEL_INLINE void solve_pairs_pass_avx16(sinew_solver_body *bodies, sinew_contact_wide *cw, int pairs, const pass_avx16 *ps,
+                                          sinew_contact_pass pass)
+{
+	for (int k = 0; k < pairs; ++k) solve_block_avx16(bodies, cw + 2 * k, 0, ps, pass);
+}
+
+static void solve_pairs_avx16(const sinew_world *w, float inv_h, sinew_contact_wide *cw, int pairs, sinew_contact_pass pass)
+{
+	pass_avx16 ps = make_pass_avx16(w, inv_h);
+	switch (pass) {
+	case SINEW_CONTACT_PASS_BIASED: solve_pairs_pass_avx16(w->solver_bodies, cw, pairs, &ps, SINEW_CONTACT_PASS_BIASED); break;
+	case SINEW_CONTACT_PASS_RELAX: solve_pairs_pass_avx16(w->solver_bodies, cw, pairs, &ps, SINEW_CONTACT_PASS_RELAX); break;
+	case SINEW_CONTACT_PASS_RELAX_AGAIN:
+		solve_pairs_pass_avx16(w->solver_bodies, cw, pairs, &ps, SINEW_CONTACT_PASS_RELAX_AGAIN);
+		break;
+	}
+}
+#pragma GCC pop_options
+
+/* The pairs of wide constraints that the sixteen-lane kernel takes of a colour of `lanes`
+ * constraints: while more than one wide constraint's worth is left. */
+static inline int sixteen_lane_pairs(int lanes)
+{
+	return lanes > WIDE_LANES ? (lanes - WIDE_LANES - 1) / (2 * WIDE_LANES) + 1 : 0;
+}
+
 /* Colour by colour, eight lanes at a time; a colour's last wide constraint four lanes wide when
  * its other four are padding. */
-static void warm_start_avx(sinew_world *w, bool first_substep)
+static void warm_start_avx(sinew_world *w, bool first_substep, bool sixteen)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		int lanes = w->colour_count[c];
+		int pairs = sixteen ? sixteen_lane_pairs(lanes) : 0;
+		if (pairs > 0) warm_pairs_avx16(bodies, cw, pairs, first_substep);
+		lanes -= 2 * WIDE_LANES * pairs;
+		cw += 2 * pairs;
 		for (; lanes > 4; lanes -= WIDE_LANES) warm_block_avx8(bodies, cw++, 0, first_substep);
 		if (lanes > 0) warm_block_avx4(bodies, cw, 0, first_substep);
 	}
 }
 
 /* pass is a constant in each of the calls below: a kernel for each kind of pass. */
-KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, sinew_contact_pass pass)
+KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, sinew_contact_pass pass, bool sixteen)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
 	pass_avx4 ps4 = make_pass_avx4(w, inv_h);
@@ -527,39 +656,47 @@ KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, sinew_contact_
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		int lanes = w->colour_count[c];
+		int pairs = sixteen ? sixteen_lane_pairs(lanes) : 0;
+		if (pairs > 0) solve_pairs_avx16(w, inv_h, cw, pairs, pass);
+		lanes -= 2 * WIDE_LANES * pairs;
+		cw += 2 * pairs;
 		for (; lanes > 4; lanes -= WIDE_LANES) solve_block_avx8(bodies, cw++, 0, &ps8, pass);
 		if (lanes > 0) solve_block_avx4(bodies, cw, 0, &ps4, pass);
 	}
 }
 
-static void solve_avx(sinew_world *w, float inv_h, sinew_contact_pass pass)
+static void solve_avx(sinew_world *w, float inv_h, sinew_contact_pass pass, bool sixteen)
 {
 	switch (pass) {
-	case SINEW_CONTACT_PASS_BIASED: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_BIASED); break;
-	case SINEW_CONTACT_PASS_RELAX: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_RELAX); break;
-	case SINEW_CONTACT_PASS_RELAX_AGAIN: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_RELAX_AGAIN); break;
+	case SINEW_CONTACT_PASS_BIASED: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_BIASED, sixteen); break;
+	case SINEW_CONTACT_PASS_RELAX: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_RELAX, sixteen); break;
+	case SINEW_CONTACT_PASS_RELAX_AGAIN: solve_colours_avx(w, inv_h, SINEW_CONTACT_PASS_RELAX_AGAIN, sixteen); break;
 	}
 }
 #pragma GCC pop_options
 #endif
 
-/* AVX where the build has the AVX kernel and the CPU runs it, unless SINEW_SIMD=sse2 asks for the
- * four-lane kernel (scripts/determinism.sh checks that both give the golden hashes). */
-bool sinew_contacts_wide_avx(void)
+/* The widest kernel the build has and the CPU runs: SINEW_WIDE_AVX512 (sixteen lanes) or
+ * SINEW_WIDE_AVX (eight), else SINEW_WIDE_FOUR. SINEW_SIMD=sse2 in the environment asks for the
+ * four-lane kernel, SINEW_SIMD=avx for eight lanes at most (scripts/determinism.sh checks that each
+ * gives the golden hashes). */
+int sinew_contacts_wide_simd(void)
 {
 #if WIDE_AVX
 	const char *simd = getenv("SINEW_SIMD");
-	return __builtin_cpu_supports("avx") && !(simd != NULL && strcmp(simd, "sse2") == 0);
+	if (!__builtin_cpu_supports("avx") || (simd != NULL && strcmp(simd, "sse2") == 0)) return SINEW_WIDE_FOUR;
+	if (!__builtin_cpu_supports("avx512f") || (simd != NULL && strcmp(simd, "avx") == 0)) return SINEW_WIDE_AVX;
+	return SINEW_WIDE_AVX512;
 #else
-	return false;
+	return SINEW_WIDE_FOUR;
 #endif
 }
 
 void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
 {
 #if WIDE_AVX
-	if (w->wide_avx) {
-		warm_start_avx(w, first_substep);
+	if (w->wide_simd != SINEW_WIDE_FOUR) {
+		warm_start_avx(w, first_substep, w->wide_simd == SINEW_WIDE_AVX512);
 		return;
 	}
 #endif
@@ -594,8 +731,8 @@ void sinew_contacts_solve_wide(sinew_world *w, float inv_h, sinew_contact_pass p
 	int n = (int)stbds_arrlen(w->wide_constraints);
 	if (n == 0) return;
 #if WIDE_AVX
-	if (w->wide_avx) {
-		solve_avx(w, inv_h, pass);
+	if (w->wide_simd != SINEW_WIDE_FOUR) {
+		solve_avx(w, inv_h, pass, w->wide_simd == SINEW_WIDE_AVX512);
 		return;
 	}
 #endif

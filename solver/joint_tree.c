@@ -194,7 +194,7 @@ static int32_t fixed_joint_slot(const sinew_world *w, const sinew_joint *j, int3
 static void grow_trees(sinew_world *w)
 {
 	stbds_arrsetlen(w->tree_nodes, 0);
-	int slots = (int)stbds_arrlen(w->solver_bodies);
+	int slots = sinew_solver_count(w);
 	stbds_arrsetlen(w->tree_body_node, slots);
 	for (int s = 0; s < slots; ++s) w->tree_body_node[s] = -1;
 	int n = (int)stbds_arrlen(w->active_joints);
@@ -320,8 +320,8 @@ void sinew_joint_tree_build(sinew_world *w)
 	sinew_joint_tree_mark_energy(w);
 }
 
-/* In-place inverse of a symmetric block of size 1..3. */
-static void invert(double m[3][3], int n)
+/* In-place inverse of a symmetric block of size 1..3 (inlined with its size known: invert_pivot). */
+static inline void invert(double m[3][3], const int n)
 {
 	if (n == 1) {
 		m[0][0] = m[0][0] != 0.0 ? 1.0 / m[0][0] : 0.0;
@@ -349,8 +349,18 @@ static void invert(double m[3][3], int n)
 	c[2][2] = m[0][0] * m[1][1] - m[0][1] * m[1][0];
 	double det = m[0][0] * c[0][0] + m[0][1] * c[1][0] + m[0][2] * c[2][0];
 	double inv = det != 0.0 ? 1.0 / det : 0.0;
-	for (int i = 0; i < 3; ++i)
-		for (int k = 0; k < 3; ++k) m[i][k] = c[i][k] * inv;
+	SINEW_UNROLL for (int i = 0; i < 3; ++i)
+		SINEW_UNROLL for (int k = 0; k < 3; ++k) m[i][k] = c[i][k] * inv;
+}
+
+static void invert_pivot(sinew_tree_node *n)
+{
+	switch (n->dim) {
+	case 3: invert(n->d, 3); return;
+	case 2: invert(n->d, 2); return;
+	case 1: invert(n->d, 1); return;
+	default: invert(n->d, n->dim); return;
+	}
 }
 
 /* The row's Jacobian with respect to the body in solver slot `slot`. */
@@ -429,22 +439,51 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 		}
 }
 
+static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
+
+/* eliminate_block and the pass up of common_turn_prepare's solve in one step (the node's pivot just
+ * inverted, its right-hand side complete: its children come after it and were eliminated first) */
+static inline void eliminate_with_turn(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+{
+	eliminate_block(n, p, N, P, PT);
+	eliminate_up(n, p, N, P, PT);
+}
+
+/* Whether the node's tree takes the common turn out of its solves (common_turn_prepare). */
+static bool turns_together(const sinew_world *w, const sinew_tree_node *n)
+{
+	return w->tree_ranges[n->tree].turn_sum > 0.0;
+}
+
+/* common_turn_prepare's right-hand side, u on the bodies' turns */
+static void load_turn(const sinew_world *w, int32_t i)
+{
+	sinew_tree_node *n = &w->tree_nodes[i];
+	n->y[0] = n->y[1] = 0.0;
+	n->y[2] = n->is_body ? w->tree_turn[4 * i] : 0.0;
+}
+
 static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end);
 
+/* The factorisation, leaves first; a tree with a common turn (common_turn) solves for it in the same
+ * walk up (the same operations in the same order as a separate pass up: the same result to the bit)
+ * and common_turn_prepare walks down. */
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
 	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
 	for (int32_t i = begin; i < end; ++i) {
 		fill_blocks(w, &w->tree_nodes[i]);
 		w->tree_nodes[i].stale = false;
+		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
 	}
 	/* parents were created before their children: walking backwards eliminates leaves first */
 	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
-		invert(n->d, n->dim);
+		invert_pivot(n);
 		if (n->parent < 0) continue;
 		sinew_tree_node *p = &w->tree_nodes[n->parent];
-		SINEW_TREE_DISPATCH(eliminate_block, n, p)
+		if (turns_together(w, n)) SINEW_TREE_DISPATCH(eliminate_with_turn, n, p)
+		else SINEW_TREE_DISPATCH(eliminate_block, n, p)
 	}
 	common_turn_prepare(w, begin, end);
 }
@@ -472,15 +511,24 @@ static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 {
 	w->loop_pack_fresh = false;
 	sinew_tree_node *nodes = w->tree_nodes;
-	for (int32_t i = begin; i < end; ++i)
+	for (int32_t i = begin; i < end; ++i) {
 		if (nodes[i].stale) fill_blocks(w, &nodes[i]);
+		if (turns_together(w, &nodes[i])) load_turn(w, i);
+	}
 	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &nodes[i];
-		if (n->stale) invert(n->d, n->dim);
+		if (n->stale) invert_pivot(n);
 		n->stale = false; /* its children, after it in the range, are done */
-		if (n->parent < 0 || !nodes[n->parent].stale) continue;
+		if (n->parent < 0) continue;
 		sinew_tree_node *p = &nodes[n->parent];
-		SINEW_TREE_DISPATCH(eliminate_block, n, p)
+		bool turn = turns_together(w, n);
+		if (!p->stale) {
+			if (turn) SINEW_TREE_DISPATCH(eliminate_up, n, p)
+		} else if (turn) {
+			SINEW_TREE_DISPATCH(eliminate_with_turn, n, p)
+		} else {
+			SINEW_TREE_DISPATCH(eliminate_block, n, p)
+		}
 	}
 	common_turn_prepare(w, begin, end);
 }
@@ -727,7 +775,7 @@ static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p,
 	}
 }
 
-static void down_step(sinew_tree_node *n, const sinew_tree_node *p)
+static inline __attribute__((always_inline)) void down_step(sinew_tree_node *n, const sinew_tree_node *p)
 {
 	if (p == NULL) { /* a root: no coupling */
 		switch (n->dim) {
@@ -739,8 +787,10 @@ static void down_step(sinew_tree_node *n, const sinew_tree_node *p)
 	SINEW_TREE_DISPATCH(substitute_down, n, p)
 }
 
-/* Up and down one factored tree whose right-hand sides are in y; the answer replaces y. */
-static void solve_loaded(sinew_world *w, int32_t begin, int32_t end)
+/* Up and down one factored tree whose right-hand sides are in y; the answer replaces y. With `turn`,
+ * returns u . y over the bodies' turns (common_turn), summed in node order as the pass down finds
+ * them. */
+static double solve_loaded(sinew_world *w, int32_t begin, int32_t end, bool turn)
 {
 	sinew_tree_node *nodes = w->tree_nodes;
 	for (int32_t i = end - 1; i > begin; --i) {
@@ -749,10 +799,13 @@ static void solve_loaded(sinew_world *w, int32_t begin, int32_t end)
 		sinew_tree_node *p = &nodes[n->parent];
 		SINEW_TREE_DISPATCH(eliminate_up, n, p)
 	}
+	double along = 0.0;
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &nodes[i];
 		down_step(n, n->parent >= 0 ? &nodes[n->parent] : NULL);
+		if (turn && n->is_body) along += w->tree_turn[4 * i] * n->y[2];
 	}
+	return along;
 }
 
 /* The common turn. The geometric stiffness on each body's turning (geometric_stiffness) also resists
@@ -768,34 +821,37 @@ static void solve_loaded(sinew_world *w, int32_t begin, int32_t end)
  * from one pin (taut_bridge_under_a_rocking_beam_holds, tests/test_joint_loops.c): without it the
  * stiffness turned the whole frame, 1900 kg m^2/s of angular momentum in its first six steps on the
  * crates, and threw the crates. Stiffness from joints to anything fixed, or between trees, stays as
- * it is: turning against those is resisted. */
-static void common_turn(sinew_world *w, int32_t begin, int32_t end)
+ * it is: turning against those is resisted. The sum u . y is taken in the pass down (solve_loaded),
+ * and the multiple of z added in the walk that applies the answer. */
+static bool has_common_turn(const sinew_world *w, int32_t begin)
 {
 	const sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[begin].tree];
-	if (!(r->turn_sum > 0.0) || !(r->turn_den > 0.0)) return;
-	double along = 0.0;
-	for (int32_t i = begin; i < end; ++i)
-		if (w->tree_nodes[i].is_body) along += w->tree_turn[4 * i] * w->tree_nodes[i].y[2];
-	double a = along / r->turn_den;
-	for (int32_t i = begin; i < end; ++i)
-		for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += a * w->tree_turn[4 * i + 1 + c];
+	return r->turn_sum > 0.0 && r->turn_den > 0.0;
 }
 
-/* z = K0^-1 u for each tree of the range, just factored (see common_turn); the nodes' y are scratch. */
+/* The solve's multiple of z, from u . y (solve_loaded's `along`, summed as the pass down went). */
+static double common_turn_multiple(const sinew_world *w, int32_t begin, double along)
+{
+	return along / w->tree_ranges[w->tree_nodes[begin].tree].turn_den;
+}
+
+static inline void common_turn(sinew_world *w, int32_t i, double a)
+{
+	for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += a * w->tree_turn[4 * i + 1 + c];
+}
+
+/* z = K0^-1 u for each tree of the range with a common turn, just factored (see common_turn): its pass
+ * up was made with the factorisation (factor_range, refactor_stale); the nodes' y are scratch. */
 static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end)
 {
 	for (int32_t b = begin; b < end; b = w->tree_ranges[w->tree_nodes[b].tree].end) {
 		sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[b].tree];
 		if (!(r->turn_sum > 0.0)) continue;
-		for (int32_t i = r->begin; i < r->end; ++i) {
-			sinew_tree_node *n = &w->tree_nodes[i];
-			n->y[0] = n->y[1] = 0.0;
-			n->y[2] = n->is_body ? w->tree_turn[4 * i] : 0.0;
-		}
-		solve_loaded(w, r->begin, r->end);
+		sinew_tree_node *nodes = w->tree_nodes;
 		double response = 0.0;
 		for (int32_t i = r->begin; i < r->end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
+			sinew_tree_node *n = &nodes[i];
+			down_step(n, n->parent >= 0 ? &nodes[n->parent] : NULL);
 			if (n->is_body) response += w->tree_turn[4 * i] * n->y[2];
 			for (int c = 0; c < 3; ++c) w->tree_turn[4 * i + 1 + c] = n->y[c];
 		}
@@ -804,14 +860,27 @@ static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end)
 }
 
 /* Up and down one factored tree; the answer replaces y. A velocity solve changes the bodies'
- * velocities and the rows' impulses after the pass. */
+ * velocities and the rows' impulses after the pass, in the same walk as the common turn. */
 void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
 	for (int32_t i = begin; i < end; ++i) load_rhs(w, &w->tree_nodes[i], pass);
-	solve_loaded(w, begin, end);
-	common_turn(w, begin, end);
-	if (pass->position) return;
-	for (int32_t i = begin; i < end; ++i) apply_velocity(w, &w->tree_nodes[i], pass->spread);
+	bool turn = has_common_turn(w, begin);
+	double along = solve_loaded(w, begin, end, turn);
+	if (pass->position) {
+		if (!turn) return;
+		double a = common_turn_multiple(w, begin, along);
+		for (int32_t i = begin; i < end; ++i) common_turn(w, i, a);
+		return;
+	}
+	if (turn) {
+		double a = common_turn_multiple(w, begin, along);
+		for (int32_t i = begin; i < end; ++i) {
+			common_turn(w, i, a);
+			apply_velocity(w, &w->tree_nodes[i], pass->spread);
+		}
+	} else {
+		for (int32_t i = begin; i < end; ++i) apply_velocity(w, &w->tree_nodes[i], pass->spread);
+	}
 }
 
 /* M dv - J^T lambda = f, J dv = 0 through one factored tree: the body nodes' y hold f on entry
@@ -822,8 +891,11 @@ void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end)
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) n->y[0] = n->y[1] = n->y[2] = 0.0;
 	}
-	solve_loaded(w, begin, end);
-	common_turn(w, begin, end);
+	bool turn = has_common_turn(w, begin);
+	double along = solve_loaded(w, begin, end, turn);
+	if (!turn) return;
+	double a = common_turn_multiple(w, begin, along);
+	for (int32_t i = begin; i < end; ++i) common_turn(w, i, a);
 }
 
 /* Position: the correction found so far (in the body nodes' y) carries the joint past its bound. */

@@ -13,27 +13,43 @@
  *   bodies. */
 #include "joint.h"
 
+/* The solver bodies of n slots from the first 64-byte boundary of their store (one spare body's
+ * room: stb_ds arrays start 16-byte aligned). */
+static void size_solver_bodies(sinew_world *w, int n)
+{
+	stbds_arrsetlen(w->solver_body_store, n + 1);
+	uintptr_t at = (uintptr_t)w->solver_body_store;
+	at = (at + SINEW_SOLVER_BODY_ALIGN - 1) & ~(uintptr_t)(SINEW_SOLVER_BODY_ALIGN - 1);
+	w->solver_bodies = (sinew_solver_body *)(void *)at;
+	stbds_arrsetlen(w->solver_start, n);
+}
+
+bool sinew_solver_reserve(sinew_world *w, size_t bodies)
+{
+	return SINEW_RESERVE(w->solver_body_store, bodies + 2) && SINEW_RESERVE(w->solver_start, bodies + 1) &&
+	       SINEW_RESERVE(w->awake_bodies, bodies + 1);
+}
+
 /* Awake, enabled, non-static bodies (the awake set) get solver slots 1..n; slot 0 is the static dummy. */
 static void gather_bodies(sinew_world *w, float h)
 {
-	stbds_arrsetlen(w->solver_bodies, 1);
-	stbds_arrsetlen(w->awake_bodies, 1);
-	sinew_solver_body *dummy = &w->solver_bodies[0];
-	dummy->v = dummy->dp = dummy->dv = sinew_v2(0.0f, 0.0f);
-	dummy->w = dummy->dw = dummy->inv_mass = dummy->inv_inertia = 0.0f;
-	dummy->dq = sinew_rot_identity();
-	dummy->linear_keep = dummy->angular_keep = 1.0f;
-	w->awake_bodies[0] = SINEW_NULL_INDEX;
-	sinew_vec2 g = w->gravity;
 	/* the awake set lists exactly these bodies, in index order (awake.c); every other body's
 	 * solver_index is 0 between steps (sinew_islands_update_sleep resets the solved ones) */
 	sinew_index_set *set = &w->awake_set;
 	sinew_index_set_flush(set);
 	int n = (int)stbds_arrlen(set->items);
+	size_solver_bodies(w, n + 1);
+	stbds_arrsetlen(w->awake_bodies, 1);
+	sinew_solver_body *dummy = &w->solver_bodies[0];
+	*dummy = (sinew_solver_body){0};
+	dummy->dq = sinew_rot_identity();
+	dummy->linear_keep = dummy->angular_keep = 1.0f;
+	w->awake_bodies[0] = SINEW_NULL_INDEX;
+	sinew_vec2 g = w->gravity;
 	for (int k = 0; k < n; ++k) {
 		int32_t i = set->items[k];
 		sinew_body *b = &w->bodies[i];
-		sinew_solver_body sb;
+		sinew_solver_body sb = {0};
 		sb.inv_mass = b->inv_mass;
 		sb.inv_inertia = b->inv_inertia;
 		sb.dp = sinew_v2(0.0f, 0.0f);
@@ -57,20 +73,20 @@ static void gather_bodies(sinew_world *w, float h)
 		}
 		b->center0 = b->center;
 		b->q0 = b->xf.q;
-		b->solver_index = (int32_t)stbds_arrlen(w->solver_bodies);
-		stbds_arrput(w->solver_bodies, sb);
+		b->solver_index = k + 1;
+		w->solver_bodies[k + 1] = sb;
 		stbds_arrput(w->awake_bodies, i);
 	}
 }
 
-static void integrate_velocities(sinew_world *w)
+/* last: the step's last substep, whose starting velocities finalize_bodies reads */
+static void integrate_velocities(sinew_world *w, bool last)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	int n = (int)stbds_arrlen(w->solver_bodies);
+	int n = sinew_solver_count(w);
 	for (int i = 1; i < n; ++i) {
 		sinew_solver_body *b = &bodies[i];
-		b->v0 = b->v;
-		b->w0 = b->w;
+		if (last) w->solver_start[i] = (sinew_solver_start){b->v, b->w};
 		b->v = sinew_scale(b->linear_keep, sinew_add(b->v, b->dv));
 		b->w = b->angular_keep * (b->w + b->dw);
 		/* a large torque on a tiny inertia: keep the constraint rows' products finite */
@@ -98,7 +114,7 @@ static sinew_vec2 limit_speed(sinew_vec2 v, float max_speed)
 static void integrate_positions(sinew_world *w, float h)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
-	int n = (int)stbds_arrlen(w->solver_bodies);
+	int n = sinew_solver_count(w);
 	for (int i = 1; i < n; ++i) {
 		sinew_solver_body *b = &bodies[i];
 		b->v = limit_speed(b->v, w->max_linear_speed);
@@ -116,9 +132,10 @@ static void integrate_positions(sinew_world *w, float h)
 /* Results back to the bodies: velocities, positions, and fresh broadphase boxes. */
 static void finalize_bodies(sinew_world *w)
 {
-	int n = (int)stbds_arrlen(w->solver_bodies);
+	int n = sinew_solver_count(w);
 	for (int i = 1; i < n; ++i) {
 		const sinew_solver_body *sb = &w->solver_bodies[i];
+		const sinew_solver_start *s0 = &w->solver_start[i];
 		sinew_body *b = &w->bodies[w->awake_bodies[i]];
 		/* The relax passes and restitution change velocities after the integration's clamp (a
 		 * bounce off a kinematic body that closes in adds twice its speed): clamp the velocity
@@ -131,9 +148,9 @@ static void finalize_bodies(sinew_world *w)
 		if (b->max_extent * max_spin > w->max_linear_speed) max_spin = w->max_linear_speed / b->max_extent;
 		float spin = fabsf(sb->w) > max_spin ? copysignf(max_spin, sb->w) : sb->w;
 		b->w = spin;
-		b->v_half = sinew_scale(0.5f, sinew_sub(b->v, sb->v0));
+		b->v_half = sinew_scale(0.5f, sinew_sub(b->v, s0->v));
 		b->v_half = sinew_sub(limit_speed(sinew_add(b->v, b->v_half), w->max_linear_speed), b->v);
-		b->w_half = 0.5f * (spin - sb->w0);
+		b->w_half = 0.5f * (spin - s0->w);
 		b->center = sinew_add(b->center0, sb->dp);
 		b->xf.q = sinew_mul_rot(sb->dq, b->q0);
 		float len = sqrtf(b->xf.q.c * b->xf.q.c + b->xf.q.s * b->xf.q.s);
@@ -163,7 +180,7 @@ void sinew_solver_step(sinew_world *w, float dt, int substeps)
 	sinew_contacts_order_push(w);
 	sinew_joint_tree_mark_presolve(w);
 	for (int i = 0; i < substeps; ++i) {
-		integrate_velocities(w);
+		integrate_velocities(w, i == substeps - 1);
 		if (i > 0) {
 			sinew_joints_update_rows(w, h, false);
 			sinew_joint_tree_factor(w, h);

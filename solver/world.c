@@ -296,7 +296,9 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->moved_shapes);
 	stbds_arrfree(w->pair_buffer);
 	sinew_pair_set_free(w);
-	stbds_arrfree(w->solver_bodies);
+	stbds_arrfree(w->solver_body_store);
+	stbds_arrfree(w->solver_start);
+	w->solver_bodies = NULL;
 	stbds_arrfree(w->awake_bodies);
 	stbds_arrfree(w->constraints);
 	stbds_arrfree(w->wide_constraints);
@@ -393,8 +395,7 @@ sinew_world_id sinew_create_world(const sinew_world_def *def)
 	size_t bodies = (size_t)def->body_capacity, shapes = (size_t)def->shape_capacity;
 	size_t contacts = (size_t)def->contact_capacity;
 	bool room = (bodies == 0 || (SINEW_RESERVE(w->bodies, bodies) && SINEW_RESERVE(w->body_order, bodies) &&
-	                             SINEW_RESERVE(w->solver_bodies, bodies + 1) &&
-	                             SINEW_RESERVE(w->awake_bodies, bodies + 1) &&
+	                             sinew_solver_reserve(w, bodies) &&
 	                             sinew_index_set_reserve(&w->awake_set, (int32_t)bodies))) &&
 	            (shapes == 0 || SINEW_RESERVE(w->shapes, shapes)) &&
 	            (contacts == 0 || (SINEW_RESERVE(w->contacts, contacts) && SINEW_RESERVE(w->constraint_refs, contacts) &&

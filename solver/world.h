@@ -133,20 +133,30 @@ typedef struct sinew_contact {
 } sinew_contact;
 
 /* A body's velocity state in the step: contiguous, only awake non-static bodies (slot 0 is a
- * static dummy so constraints never branch on "is this body static"). */
+ * static dummy so constraints never branch on "is this body static"). One cache line each: the
+ * array starts on a 64-byte boundary (sinew_solver_bodies_size), so the contact passes' two reads
+ * of a body (v, w, inv_mass and dp, dq) and their write of v, w never split a line or touch two. */
 typedef struct sinew_solver_body {
 	sinew_vec2 v;
 	float w;
-	float inv_mass, inv_inertia;
+	float inv_mass;
 	sinew_vec2 dp;       /* change of the centre of mass position during the step */
 	sinew_rot dq;        /* change of rotation during the step */
+	float inv_inertia;
 	sinew_vec2 dv;       /* velocity change per substep from gravity and forces */
 	float dw;            /* angular velocity change per substep from torque */
 	float linear_keep;   /* velocity kept per substep under damping: 1 / (1 + h d) */
 	float angular_keep;
-	sinew_vec2 v0; /* velocity at the start of the substep (before forces) */
-	float w0;
+	float unused[2];     /* to the line's end */
 } sinew_solver_body;
+#define SINEW_SOLVER_BODY_ALIGN 64
+_Static_assert(sizeof(sinew_solver_body) == SINEW_SOLVER_BODY_ALIGN, "a solver body is one cache line");
+
+/* A body's velocity at the start of the step's last substep, before forces (solver.c). */
+typedef struct sinew_solver_start {
+	sinew_vec2 v;
+	float w;
+} sinew_solver_start;
 
 typedef struct sinew_contact_point_constraint {
 	sinew_vec2 r_a, r_b;     /* anchors from the centres of mass at the start of the step */
@@ -245,10 +255,12 @@ typedef struct sinew_world {
 	/* every contact by its shape pair: open addressing, linear probing, key 0 empty (broadphase.c) */
 	struct { uint64_t *keys; int32_t *contacts; int32_t capacity, count; } pair_set;
 	/* per-step scratch, kept between steps so a step of a sized world never allocates */
-	sinew_solver_body *solver_bodies;
+	sinew_solver_body *solver_bodies; /* into solver_body_store, from its first 64-byte boundary */
+	sinew_solver_body *solver_body_store;
+	sinew_solver_start *solver_start; /* per solver slot */
 	int32_t *awake_bodies;  /* body index of each solver slot (slot 0 unused) */
 	float contact_bias_rate, contact_mass_scale, contact_impulse_scale; /* the step's contact softness */
-	bool wide_avx; /* the step solves the coloured contacts with the AVX kernel (contact_wide.c) */
+	int8_t wide_simd; /* the kernel the step solves the coloured contacts with (sinew_contacts_wide_simd) */
 	sinew_constraint_ref *constraint_refs; /* every contact constraint of the step, in contact order */
 	int32_t *restitution_refs;             /* those with restitution, in the same order */
 	sinew_contact_constraint *constraints; /* the overflow: constraints that found no colour, solved one by one */
@@ -492,7 +504,8 @@ void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
 void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);
-bool sinew_contacts_wide_avx(void);
+enum { SINEW_WIDE_FOUR, SINEW_WIDE_AVX, SINEW_WIDE_AVX512 };
+int sinew_contacts_wide_simd(void);
 void sinew_contacts_warm_start_wide(sinew_world *world, bool first_substep);
 void sinew_contacts_solve_wide(sinew_world *world, float inv_h, sinew_contact_pass pass);
 
@@ -530,6 +543,13 @@ void sinew_island_set_asleep(sinew_world *world, sinew_body *seed);
 
 /* solver.c */
 void sinew_solver_step(sinew_world *world, float dt, int substeps);
+/* Room for the solver state of `bodies` awake bodies (a world def's capacity): false when out of memory. */
+bool sinew_solver_reserve(sinew_world *world, size_t bodies);
+/* The step's solver slots, the static dummy 0 included. */
+static inline int sinew_solver_count(const sinew_world *world)
+{
+	return (int)stbds_arrlen(world->awake_bodies);
+}
 
 /* continuous.c: sweep fast bodies back to their time of impact. */
 void sinew_continuous_collide(sinew_world *world);
