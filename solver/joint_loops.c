@@ -166,7 +166,7 @@ static int32_t tree_neighbour(const sinew_world *w, const sinew_joint *j, int32_
  * parent joint (loop_tree_joint; -2: any, as breadth first finds it). */
 void sinew_joint_loops_choose_parents(sinew_world *w)
 {
-	int slots = (int)stbds_arrlen(w->solver_bodies);
+	int slots = sinew_solver_count(w);
 	stbds_arrsetlen(w->loop_tree_joint, slots);
 	stbds_arrsetlen(w->loop_tree_depth, slots);
 	int32_t *choice = w->loop_tree_joint, *depth = w->loop_tree_depth;
