@@ -834,7 +834,12 @@ static double common_turn_multiple(const sinew_world *w, int32_t begin, double a
 
 static inline void common_turn(sinew_world *w, int32_t i, double a)
 {
-	for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += a * w->tree_turn[4 * i + 1 + c];
+	const double *z = &w->tree_turn[4 * i + 1];
+	double z0 = z[0], z1 = z[1], z2 = z[2]; /* read before y is written: the two may not alias */
+	double *y = w->tree_nodes[i].y;
+	y[0] += a * z0;
+	y[1] += a * z1;
+	y[2] += a * z2;
 }
 
 /* z = K0^-1 u for each tree of the range with a common turn, just factored (see common_turn): its pass
