@@ -719,7 +719,7 @@ static void load_rhs(const sinew_world *w, sinew_tree_node *n, const sinew_tree_
 	for (; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
 }
 
-static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
+static inline void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
 {
 	if (n->is_body) {
 		sinew_solver_body *b = &w->solver_bodies[n->ref];
@@ -854,8 +854,11 @@ static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end)
 		for (int32_t i = r->begin; i < r->end; ++i) {
 			sinew_tree_node *n = &nodes[i];
 			down_step(n, n->parent >= 0 ? &nodes[n->parent] : NULL);
-			if (n->is_body) response += w->tree_turn[4 * i] * n->y[2];
-			for (int c = 0; c < 3; ++c) w->tree_turn[4 * i + 1 + c] = n->y[c];
+			double y0 = n->y[0], y1 = n->y[1], y2 = n->y[2]; /* read before tree_turn is written */
+			if (n->is_body) response += w->tree_turn[4 * i] * y2;
+			w->tree_turn[4 * i + 1] = y0;
+			w->tree_turn[4 * i + 2] = y1;
+			w->tree_turn[4 * i + 3] = y2;
 		}
 		r->turn_den = r->turn_sum - response;
 	}
