@@ -366,7 +366,7 @@ static const float *row_part(const sinew_row_constraint *rc, int32_t slot)
 	return rc->body_a == slot ? rc->row.ja : rc->row.jb;
 }
 
-static void fill_blocks(sinew_world *w, sinew_tree_node *n)
+static inline __attribute__((always_inline)) void fill_blocks(sinew_world *w, sinew_tree_node *n)
 {
 	memset(n->d, 0, sizeof n->d); /* n->h: every entry read (within the sizes) is written below */
 	if (n->is_body) {
