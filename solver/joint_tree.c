@@ -29,6 +29,10 @@
  * compiler must keep, since 0.0 + -0.0 is +0.0: only the sign of a zero sum can differ; 1 % of
  * stickman_rain's instructions, the same state hashes). The pairs of sizes (node, parent) a tree has: */
 #define SINEW_UNROLL _Pragma("GCC unroll 3")
+/* The kernels below are only fast with their sizes known, so they are always inlined where the sizes
+ * are constants (SINEW_TREE_DISPATCH): left to itself, GCC called one of them out of line with the
+ * sizes as arguments once the walk that dispatches to it grew (+2 % of ragdolls50's instructions). */
+#define SINEW_TREE_KERNEL static inline __attribute__((always_inline))
 /* A point joint's coupling blocks have two exact zeros: its x row does not move a body along y nor its
  * y row along x (sinew_row_point), so H(i, j) is zero at (0, 1) and (1, 0), in a body node's H (body
  * coordinate, joint row) as in a joint node's (joint row, body coordinate). PT (the node's `point`)
@@ -294,10 +298,98 @@ static void mark_point_blocks(sinew_world *w)
 	}
 }
 
+/* The trees are grown again only when what grow_trees reads changed since they were last grown: the
+ * awake set (the solver slots, so sleep and wake), which slots are dynamic (a body's type), the active
+ * joints (created, destroyed, enabled, broken, a body disabled) with their rows' kinds and point
+ * shapes (a limit switched on or off) and the order of the bodies' joint lists (joint_lists_changed,
+ * counted where joint.c links and unlinks them). All of it is compared, not flagged by the setters, so
+ * a change no setter marks cannot leave a stale tree. Unchanged, the kept nodes are the nodes the
+ * growth would make, and are put back as it leaves them (tree_reuse). Growing them every step was
+ * 3.4 % of stickman_rain's instructions and 4.5 % of chain100's (docs/benchmarks.md, "Session 9"). */
+static int32_t grown_slot(const sinew_world *w, int32_t s)
+{
+	int32_t bi = w->awake_bodies[s];
+	return slot_is_dynamic(w, s) ? bi : -2 - bi;
+}
+
+static uint8_t grown_row(const sinew_row_constraint *rc)
+{
+	return (uint8_t)(rc->row.kind * 4 + rc->row.point);
+}
+
+static bool grown_from_same(const sinew_world *w)
+{
+	int slots = sinew_solver_count(w), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
+	if (!w->tree_grown || w->tree_grown_lists != w->joint_lists_changed || stbds_arrlen(w->tree_grown_slots) != slots ||
+	    stbds_arrlen(w->tree_grown_joints) != 3 * joints || stbds_arrlen(w->tree_grown_rows) != rows)
+		return false;
+	for (int s = 0; s < slots; ++s)
+		if (w->tree_grown_slots[s] != grown_slot(w, s)) return false;
+	for (int i = 0; i < joints; ++i) {
+		int32_t ji = w->active_joints[i];
+		if (w->tree_grown_joints[3 * i] != ji || w->tree_grown_joints[3 * i + 1] != w->joints[ji].row_count) return false;
+	}
+	for (int r = 0; r < rows; ++r)
+		if (w->tree_grown_rows[r] != grown_row(&w->joint_rows[r])) return false;
+	return true;
+}
+
+static void note_growth(sinew_world *w)
+{
+	int slots = sinew_solver_count(w), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
+	stbds_arrsetlen(w->tree_grown_slots, slots);
+	for (int s = 0; s < slots; ++s) w->tree_grown_slots[s] = grown_slot(w, s);
+	stbds_arrsetlen(w->tree_grown_joints, 3 * joints);
+	for (int i = 0; i < joints; ++i) {
+		const sinew_joint *j = &w->joints[w->active_joints[i]];
+		w->tree_grown_joints[3 * i] = w->active_joints[i];
+		w->tree_grown_joints[3 * i + 1] = j->row_count;
+		w->tree_grown_joints[3 * i + 2] = j->tree_node;
+	}
+	stbds_arrsetlen(w->tree_grown_rows, rows);
+	for (int r = 0; r < rows; ++r) w->tree_grown_rows[r] = grown_row(&w->joint_rows[r]);
+	w->tree_grown_lists = w->joint_lists_changed;
+	w->tree_grown = true;
+}
+
+/* The kept trees as grow_trees leaves them: the joints' tree_node (this step's rows were made with -1),
+ * their rows' roles, each joint node's block its rigid rows alone (the active set starts empty), and
+ * the node state the growth starts from zero that a pass could read before writing it. */
+static void tree_reuse(sinew_world *w)
+{
+	int joints = (int)stbds_arrlen(w->active_joints);
+	for (int i = 0; i < joints; ++i) w->joints[w->active_joints[i]].tree_node = w->tree_grown_joints[3 * i + 2];
+	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	for (int32_t i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		n->y[0] = n->y[1] = n->y[2] = 0.0;
+		n->stiffness = n->inv_turn = 0.0;
+		n->solved[0] = n->solved[1] = n->solved[2] = 0.0f;
+		n->stale = false;
+		if (n->is_body) {
+			n->potential = 0.0;
+			continue;
+		}
+		n->dim = n->rigid;
+		for (int r = 0; r < 3; ++r)
+			if (r >= n->rigid) n->rows[r] = 0;
+		for (int r = 0; r < n->rigid; ++r) w->joint_rows[n->rows[r]].in_tree = true;
+		for (int r = 0; r < n->row_count; ++r) {
+			sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
+			if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = true;
+		}
+	}
+}
+
 void sinew_joint_tree_build(sinew_world *w)
 {
-	grow_trees(w);
-	mark_point_blocks(w);
+	if (grown_from_same(w)) {
+		tree_reuse(w);
+	} else {
+		grow_trees(w);
+		mark_point_blocks(w);
+		note_growth(w);
+	}
 	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
@@ -369,7 +461,7 @@ static const float *row_part(const sinew_row_constraint *rc, int32_t slot)
 	return rc->body_a == slot ? rc->row.ja : rc->row.jb;
 }
 
-static void fill_blocks(sinew_world *w, sinew_tree_node *n)
+SINEW_TREE_KERNEL void fill_blocks(sinew_world *w, sinew_tree_node *n)
 {
 	memset(n->d, 0, sizeof n->d); /* n->h: every entry read (within the sizes) is written below */
 	if (n->is_body) {
@@ -410,7 +502,7 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 
 /* The parent's pivot less the node's eliminated block, H^T D^-1 H, with the sizes known when
  * compiled (SINEW_UNROLL, above; N the node's, P its parent's). */
-static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double x[3][3] = {{0.0}}; /* D_n^-1 H(n, p) */
 	SINEW_UNROLL for (int a = 0; a < N; ++a)
@@ -439,11 +531,11 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 		}
 }
 
-static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
+SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
 
 /* eliminate_block and the pass up of common_turn_prepare's solve in one step (the node's pivot just
  * inverted, its right-hand side complete: its children come after it and were eliminated first) */
-static inline void eliminate_with_turn(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_with_turn(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	eliminate_block(n, p, N, P, PT);
 	eliminate_up(n, p, N, P, PT);
@@ -722,7 +814,7 @@ static void load_rhs(const sinew_world *w, sinew_tree_node *n, const sinew_tree_
 	for (; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
 }
 
-static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
+static inline void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
 {
 	if (n->is_body) {
 		sinew_solver_body *b = &w->solver_bodies[n->ref];
@@ -738,7 +830,7 @@ static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread
  * body is 3, a joint 1 to 3), so that the small products unroll: the generic loops cost about 340
  * instructions per node and pass, most of the time of a grid of loops (each of its conjugate-gradient
  * products is one pass over the whole tree). */
-static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double z[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
@@ -759,7 +851,7 @@ static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const in
 	}
 }
 
-static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double r[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
@@ -775,7 +867,7 @@ static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p,
 	}
 }
 
-static inline __attribute__((always_inline)) void down_step(sinew_tree_node *n, const sinew_tree_node *p)
+SINEW_TREE_KERNEL void down_step(sinew_tree_node *n, const sinew_tree_node *p)
 {
 	if (p == NULL) { /* a root: no coupling */
 		switch (n->dim) {
@@ -837,7 +929,12 @@ static double common_turn_multiple(const sinew_world *w, int32_t begin, double a
 
 static inline void common_turn(sinew_world *w, int32_t i, double a)
 {
-	for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += a * w->tree_turn[4 * i + 1 + c];
+	const double *z = &w->tree_turn[4 * i + 1];
+	double z0 = z[0], z1 = z[1], z2 = z[2]; /* read before y is written: the two may not alias */
+	double *y = w->tree_nodes[i].y;
+	y[0] += a * z0;
+	y[1] += a * z1;
+	y[2] += a * z2;
 }
 
 /* z = K0^-1 u for each tree of the range with a common turn, just factored (see common_turn): its pass
@@ -852,8 +949,11 @@ static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end)
 		for (int32_t i = r->begin; i < r->end; ++i) {
 			sinew_tree_node *n = &nodes[i];
 			down_step(n, n->parent >= 0 ? &nodes[n->parent] : NULL);
-			if (n->is_body) response += w->tree_turn[4 * i] * n->y[2];
-			for (int c = 0; c < 3; ++c) w->tree_turn[4 * i + 1 + c] = n->y[c];
+			double y0 = n->y[0], y1 = n->y[1], y2 = n->y[2]; /* read before tree_turn is written */
+			if (n->is_body) response += w->tree_turn[4 * i] * y2;
+			w->tree_turn[4 * i + 1] = y0;
+			w->tree_turn[4 * i + 2] = y1;
+			w->tree_turn[4 * i + 3] = y2;
 		}
 		r->turn_den = r->turn_sum - response;
 	}
@@ -1149,20 +1249,21 @@ static double note_answer(sinew_world *w, sinew_tree_range *r, bool use_bias)
 /* Could the solve that took the tree from kinetic energy e0 to its energy now be right (a non-finite
  * velocity is not)? Its answer is noted on the way (record_solve keeps it when it was right and
  * settled). */
-static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, float h, bool use_bias)
+static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, float h, bool use_bias, double *e_out)
 {
 	double e = note_answer(w, r, use_bias);
+	*e_out = e;
 	if (!isfinite(e)) return false;
 	return e <= sinew_tree_energy_bound(w, r, e0, h, false) || e <= sinew_tree_energy_bound(w, r, e0, h, true);
 }
 
-/* A solve with geometric stiffness left the tree with no more kinetic energy than it had, as an exact
- * solve without it would (a projection onto the rows, which only takes energy away), unless a jointed
- * kinematic body drives the tree. */
-static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, float h)
+/* A solve with geometric stiffness left the tree (from kinetic energy e0 to e, which energy_plausible
+ * measured: the same sum sinew_tree_kinetic makes, not walked again) with no more kinetic energy than
+ * it had, as an exact solve without it would (a projection onto the rows, which only takes energy
+ * away), unless a jointed kinematic body drives the tree. */
+static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, double e, float h)
 {
 	double gh = sinew_gravity_step(w, h);
-	double e = sinew_tree_kinetic(w, r);
 	return e <= e0 * (1.0 + SINEW_TREE_ENERGY_ROUNDING) + SINEW_TREE_ENERGY_ROUNDING * r->mass * gh * gh || sinew_tree_drive(w, r) > 0.0;
 }
 
@@ -1278,7 +1379,8 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		r->solved = false;
 		double e0 = sinew_tree_keep_state(w, r);
 		bool settled = solve_tree(w, r, &pass);
-		if (energy_plausible(w, r, e0, h, use_bias) && (!r->stiff || kept_energy(w, r, e0, h) || damp_to_energy(w, r, e0, use_bias))) {
+		double e;
+		if (energy_plausible(w, r, e0, h, use_bias, &e) && (!r->stiff || kept_energy(w, r, e0, e, h) || damp_to_energy(w, r, e0, use_bias))) {
 			if (settled) record_solve(r);
 			continue;
 		}
@@ -1287,7 +1389,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		drop_stiffness(w, r);
 		loops_changed = loops_changed || r->has_loops;
 		settled = solve_tree(w, r, &pass);
-		if (!energy_plausible(w, r, e0, h, use_bias)) restore_tree(w, r);
+		if (!energy_plausible(w, r, e0, h, use_bias, &e)) restore_tree(w, r);
 		else if (settled) record_solve(r);
 	}
 	if (loops_changed) sinew_joint_loops_factor(w, h);

@@ -360,6 +360,9 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->tree_ranges);
 	stbds_arrfree(w->tree_keep);
 	stbds_arrfree(w->tree_turn);
+	stbds_arrfree(w->tree_grown_slots);
+	stbds_arrfree(w->tree_grown_joints);
+	stbds_arrfree(w->tree_grown_rows);
 	stbds_arrfree(w->sweep_fractions);
 	stbds_arrfree(w->sweep_pivots);
 	stbds_arrfree(w->origin_listeners);

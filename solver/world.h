@@ -309,6 +309,7 @@ typedef struct sinew_world {
 	struct sinew_joint *joints;
 	int32_t joint_free;
 	int32_t joint_count;
+	uint32_t joint_lists_changed; /* counts every joint linked to or unlinked from a body (joint.c) */
 	struct sinew_row_constraint *joint_rows; /* rows of the active joints this step */
 	int32_t *active_joints;
 	int32_t *effort_rows;     /* the springs and motors among joint_rows, in order (joint_solve.c) */
@@ -319,6 +320,14 @@ typedef struct sinew_world {
 	struct sinew_tree_keep *tree_keep;       /* each tree node's state before a velocity solve (joint_tree.c) */
 	double *tree_turn;                       /* per tree node: its internal stiffness, then its response to a
 	                                          * torque of every body's (joint_tree.c, common_turn) */
+	/* what the trees were last grown from, to grow them again only when it changed (joint_tree.c,
+	 * sinew_joint_tree_build): per solver slot its body (negated when not dynamic); per active joint
+	 * its index, row count and tree_node; per row its kind and point */
+	int32_t *tree_grown_slots;
+	int32_t *tree_grown_joints;
+	uint8_t *tree_grown_rows;
+	uint32_t tree_grown_lists; /* joint_lists_changed when they were grown */
+	bool tree_grown;           /* the arrays above describe tree_nodes */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
