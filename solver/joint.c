@@ -211,6 +211,7 @@ static void link_joint_edge(sinew_world *w, int32_t ji, int e)
 	}
 	b->joint_list = ji;
 	b->joint_count += 1;
+	w->joint_lists_changed += 1; /* the order the trees are grown in (joint_tree.c) */
 }
 
 static void unlink_joint_edge(sinew_world *w, int32_t ji, int e)
@@ -230,6 +231,7 @@ static void unlink_joint_edge(sinew_world *w, int32_t ji, int e)
 		n->edges[sinew_joint_edge_of(n, bi)].prev = j->edges[e].prev;
 	}
 	b->joint_count -= 1;
+	w->joint_lists_changed += 1;
 }
 
 static void wake_joint_bodies(sinew_world *w, const sinew_joint *j)

@@ -29,6 +29,10 @@
  * compiler must keep, since 0.0 + -0.0 is +0.0: only the sign of a zero sum can differ; 1 % of
  * stickman_rain's instructions, the same state hashes). The pairs of sizes (node, parent) a tree has: */
 #define SINEW_UNROLL _Pragma("GCC unroll 3")
+/* The kernels below are only fast with their sizes known, so they are always inlined where the sizes
+ * are constants (SINEW_TREE_DISPATCH): left to itself, GCC called one of them out of line with the
+ * sizes as arguments once the walk that dispatches to it grew (+2 % of ragdolls50's instructions). */
+#define SINEW_TREE_KERNEL static inline __attribute__((always_inline))
 /* A point joint's coupling blocks have two exact zeros: its x row does not move a body along y nor its
  * y row along x (sinew_row_point), so H(i, j) is zero at (0, 1) and (1, 0), in a body node's H (body
  * coordinate, joint row) as in a joint node's (joint row, body coordinate). PT (the node's `point`)
@@ -112,7 +116,8 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
  * no tree yet takes the label of the body it was reached from. Building: the nodes of one tree,
  * which takes the bodies whose tree_body_node is `label` (-1: any body in no tree yet); a joint to
  * any other body, or to anything fixed, closes a loop and, like any loop-closing joint, is solved
- * with the loop rows (joint_loops.c). */
+ * with the loop rows (joint_loops.c). Where many loops close within the trees, each body joins its
+ * tree through the parent joint joint_loops.c chose (sinew_joint_loops_parent_joint). */
 static void breadth_first(sinew_world *w, bool build, int32_t label)
 {
 	for (ptrdiff_t head = 0; head < stbds_arrlen(w->island_stack); ++head) {
@@ -135,7 +140,8 @@ static void breadth_first(sinew_world *w, bool build, int32_t label)
 				}
 				continue;
 			}
-			if (!slot_is_dynamic(w, other_slot) || w->tree_body_node[other_slot] != label) {
+			if (!slot_is_dynamic(w, other_slot) || w->tree_body_node[other_slot] != label ||
+			    !sinew_joint_loops_parent_joint(w, other_slot, (int32_t)(j - w->joints))) {
 				j->tree_node = -2; /* closes a loop */
 				continue;
 			}
@@ -206,6 +212,7 @@ static void grow_trees(sinew_world *w)
 		stbds_arrput(w->island_stack, slot);
 	}
 	breadth_first(w, false, 0);
+	sinew_joint_loops_choose_parents(w);
 	for (int i = 0; i < n; ++i) {
 		int32_t ji = w->active_joints[i], rows[3];
 		int k;
@@ -291,10 +298,98 @@ static void mark_point_blocks(sinew_world *w)
 	}
 }
 
+/* The trees are grown again only when what grow_trees reads changed since they were last grown: the
+ * awake set (the solver slots, so sleep and wake), which slots are dynamic (a body's type), the active
+ * joints (created, destroyed, enabled, broken, a body disabled) with their rows' kinds and point
+ * shapes (a limit switched on or off) and the order of the bodies' joint lists (joint_lists_changed,
+ * counted where joint.c links and unlinks them). All of it is compared, not flagged by the setters, so
+ * a change no setter marks cannot leave a stale tree. Unchanged, the kept nodes are the nodes the
+ * growth would make, and are put back as it leaves them (tree_reuse). Growing them every step was
+ * 3.4 % of stickman_rain's instructions and 4.5 % of chain100's (docs/benchmarks.md, "Session 9"). */
+static int32_t grown_slot(const sinew_world *w, int32_t s)
+{
+	int32_t bi = w->awake_bodies[s];
+	return slot_is_dynamic(w, s) ? bi : -2 - bi;
+}
+
+static uint8_t grown_row(const sinew_row_constraint *rc)
+{
+	return (uint8_t)(rc->row.kind * 4 + rc->row.point);
+}
+
+static bool grown_from_same(const sinew_world *w)
+{
+	int slots = sinew_solver_count(w), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
+	if (!w->tree_grown || w->tree_grown_lists != w->joint_lists_changed || stbds_arrlen(w->tree_grown_slots) != slots ||
+	    stbds_arrlen(w->tree_grown_joints) != 3 * joints || stbds_arrlen(w->tree_grown_rows) != rows)
+		return false;
+	for (int s = 0; s < slots; ++s)
+		if (w->tree_grown_slots[s] != grown_slot(w, s)) return false;
+	for (int i = 0; i < joints; ++i) {
+		int32_t ji = w->active_joints[i];
+		if (w->tree_grown_joints[3 * i] != ji || w->tree_grown_joints[3 * i + 1] != w->joints[ji].row_count) return false;
+	}
+	for (int r = 0; r < rows; ++r)
+		if (w->tree_grown_rows[r] != grown_row(&w->joint_rows[r])) return false;
+	return true;
+}
+
+static void note_growth(sinew_world *w)
+{
+	int slots = sinew_solver_count(w), joints = (int)stbds_arrlen(w->active_joints), rows = (int)stbds_arrlen(w->joint_rows);
+	stbds_arrsetlen(w->tree_grown_slots, slots);
+	for (int s = 0; s < slots; ++s) w->tree_grown_slots[s] = grown_slot(w, s);
+	stbds_arrsetlen(w->tree_grown_joints, 3 * joints);
+	for (int i = 0; i < joints; ++i) {
+		const sinew_joint *j = &w->joints[w->active_joints[i]];
+		w->tree_grown_joints[3 * i] = w->active_joints[i];
+		w->tree_grown_joints[3 * i + 1] = j->row_count;
+		w->tree_grown_joints[3 * i + 2] = j->tree_node;
+	}
+	stbds_arrsetlen(w->tree_grown_rows, rows);
+	for (int r = 0; r < rows; ++r) w->tree_grown_rows[r] = grown_row(&w->joint_rows[r]);
+	w->tree_grown_lists = w->joint_lists_changed;
+	w->tree_grown = true;
+}
+
+/* The kept trees as grow_trees leaves them: the joints' tree_node (this step's rows were made with -1),
+ * their rows' roles, each joint node's block its rigid rows alone (the active set starts empty), and
+ * the node state the growth starts from zero that a pass could read before writing it. */
+static void tree_reuse(sinew_world *w)
+{
+	int joints = (int)stbds_arrlen(w->active_joints);
+	for (int i = 0; i < joints; ++i) w->joints[w->active_joints[i]].tree_node = w->tree_grown_joints[3 * i + 2];
+	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	for (int32_t i = 0; i < count; ++i) {
+		sinew_tree_node *n = &w->tree_nodes[i];
+		n->y[0] = n->y[1] = n->y[2] = 0.0;
+		n->stiffness = n->inv_turn = 0.0;
+		n->solved[0] = n->solved[1] = n->solved[2] = 0.0f;
+		n->stale = false;
+		if (n->is_body) {
+			n->potential = 0.0;
+			continue;
+		}
+		n->dim = n->rigid;
+		for (int r = 0; r < 3; ++r)
+			if (r >= n->rigid) n->rows[r] = 0;
+		for (int r = 0; r < n->rigid; ++r) w->joint_rows[n->rows[r]].in_tree = true;
+		for (int r = 0; r < n->row_count; ++r) {
+			sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
+			if (rc->row.kind == SINEW_ROW_LIMIT) rc->tree_owned = true;
+		}
+	}
+}
+
 void sinew_joint_tree_build(sinew_world *w)
 {
-	grow_trees(w);
-	mark_point_blocks(w);
+	if (grown_from_same(w)) {
+		tree_reuse(w);
+	} else {
+		grow_trees(w);
+		mark_point_blocks(w);
+		note_growth(w);
+	}
 	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
 	stbds_arrsetlen(w->tree_ranges, 0);
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
@@ -317,8 +412,8 @@ void sinew_joint_tree_build(sinew_world *w)
 	sinew_joint_tree_mark_energy(w);
 }
 
-/* In-place inverse of a symmetric block of size 1..3. */
-static void invert(double m[3][3], int n)
+/* In-place inverse of a symmetric block of size 1..3 (inlined with its size known: invert_pivot). */
+static inline void invert(double m[3][3], const int n)
 {
 	if (n == 1) {
 		m[0][0] = m[0][0] != 0.0 ? 1.0 / m[0][0] : 0.0;
@@ -346,8 +441,18 @@ static void invert(double m[3][3], int n)
 	c[2][2] = m[0][0] * m[1][1] - m[0][1] * m[1][0];
 	double det = m[0][0] * c[0][0] + m[0][1] * c[1][0] + m[0][2] * c[2][0];
 	double inv = det != 0.0 ? 1.0 / det : 0.0;
-	for (int i = 0; i < 3; ++i)
-		for (int k = 0; k < 3; ++k) m[i][k] = c[i][k] * inv;
+	SINEW_UNROLL for (int i = 0; i < 3; ++i)
+		SINEW_UNROLL for (int k = 0; k < 3; ++k) m[i][k] = c[i][k] * inv;
+}
+
+static void invert_pivot(sinew_tree_node *n)
+{
+	switch (n->dim) {
+	case 3: invert(n->d, 3); return;
+	case 2: invert(n->d, 2); return;
+	case 1: invert(n->d, 1); return;
+	default: invert(n->d, n->dim); return;
+	}
 }
 
 /* The row's Jacobian with respect to the body in solver slot `slot`. */
@@ -356,7 +461,7 @@ static const float *row_part(const sinew_row_constraint *rc, int32_t slot)
 	return rc->body_a == slot ? rc->row.ja : rc->row.jb;
 }
 
-static void fill_blocks(sinew_world *w, sinew_tree_node *n)
+SINEW_TREE_KERNEL void fill_blocks(sinew_world *w, sinew_tree_node *n)
 {
 	memset(n->d, 0, sizeof n->d); /* n->h: every entry read (within the sizes) is written below */
 	if (n->is_body) {
@@ -397,7 +502,7 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 
 /* The parent's pivot less the node's eliminated block, H^T D^-1 H, with the sizes known when
  * compiled (SINEW_UNROLL, above; N the node's, P its parent's). */
-static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double x[3][3] = {{0.0}}; /* D_n^-1 H(n, p) */
 	SINEW_UNROLL for (int a = 0; a < N; ++a)
@@ -426,22 +531,51 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 		}
 }
 
+SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
+
+/* eliminate_block and the pass up of common_turn_prepare's solve in one step (the node's pivot just
+ * inverted, its right-hand side complete: its children come after it and were eliminated first) */
+SINEW_TREE_KERNEL void eliminate_with_turn(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+{
+	eliminate_block(n, p, N, P, PT);
+	eliminate_up(n, p, N, P, PT);
+}
+
+/* Whether the node's tree takes the common turn out of its solves (common_turn_prepare). */
+static bool turns_together(const sinew_world *w, const sinew_tree_node *n)
+{
+	return w->tree_ranges[n->tree].turn_sum > 0.0;
+}
+
+/* common_turn_prepare's right-hand side, u on the bodies' turns */
+static void load_turn(const sinew_world *w, int32_t i)
+{
+	sinew_tree_node *n = &w->tree_nodes[i];
+	n->y[0] = n->y[1] = 0.0;
+	n->y[2] = n->is_body ? w->tree_turn[4 * i] : 0.0;
+}
+
 static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end);
 
+/* The factorisation, leaves first; a tree with a common turn (common_turn) solves for it in the same
+ * walk up (the same operations in the same order as a separate pass up: the same result to the bit)
+ * and common_turn_prepare walks down. */
 static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 {
 	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
 	for (int32_t i = begin; i < end; ++i) {
 		fill_blocks(w, &w->tree_nodes[i]);
 		w->tree_nodes[i].stale = false;
+		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
 	}
 	/* parents were created before their children: walking backwards eliminates leaves first */
 	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
-		invert(n->d, n->dim);
+		invert_pivot(n);
 		if (n->parent < 0) continue;
 		sinew_tree_node *p = &w->tree_nodes[n->parent];
-		SINEW_TREE_DISPATCH(eliminate_block, n, p)
+		if (turns_together(w, n)) SINEW_TREE_DISPATCH(eliminate_with_turn, n, p)
+		else SINEW_TREE_DISPATCH(eliminate_block, n, p)
 	}
 	common_turn_prepare(w, begin, end);
 }
@@ -469,15 +603,24 @@ static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 {
 	w->loop_pack_fresh = false;
 	sinew_tree_node *nodes = w->tree_nodes;
-	for (int32_t i = begin; i < end; ++i)
+	for (int32_t i = begin; i < end; ++i) {
 		if (nodes[i].stale) fill_blocks(w, &nodes[i]);
+		if (turns_together(w, &nodes[i])) load_turn(w, i);
+	}
 	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &nodes[i];
-		if (n->stale) invert(n->d, n->dim);
+		if (n->stale) invert_pivot(n);
 		n->stale = false; /* its children, after it in the range, are done */
-		if (n->parent < 0 || !nodes[n->parent].stale) continue;
+		if (n->parent < 0) continue;
 		sinew_tree_node *p = &nodes[n->parent];
-		SINEW_TREE_DISPATCH(eliminate_block, n, p)
+		bool turn = turns_together(w, n);
+		if (!p->stale) {
+			if (turn) SINEW_TREE_DISPATCH(eliminate_up, n, p)
+		} else if (turn) {
+			SINEW_TREE_DISPATCH(eliminate_with_turn, n, p)
+		} else {
+			SINEW_TREE_DISPATCH(eliminate_block, n, p)
+		}
 	}
 	common_turn_prepare(w, begin, end);
 }
@@ -671,7 +814,7 @@ static void load_rhs(const sinew_world *w, sinew_tree_node *n, const sinew_tree_
 	for (; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
 }
 
-static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
+static inline void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
 {
 	if (n->is_body) {
 		sinew_solver_body *b = &w->solver_bodies[n->ref];
@@ -687,7 +830,7 @@ static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread
  * body is 3, a joint 1 to 3), so that the small products unroll: the generic loops cost about 340
  * instructions per node and pass, most of the time of a grid of loops (each of its conjugate-gradient
  * products is one pass over the whole tree). */
-static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double z[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
@@ -708,7 +851,7 @@ static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const in
 	}
 }
 
-static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double r[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
@@ -724,7 +867,7 @@ static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p,
 	}
 }
 
-static void down_step(sinew_tree_node *n, const sinew_tree_node *p)
+SINEW_TREE_KERNEL void down_step(sinew_tree_node *n, const sinew_tree_node *p)
 {
 	if (p == NULL) { /* a root: no coupling */
 		switch (n->dim) {
@@ -736,8 +879,10 @@ static void down_step(sinew_tree_node *n, const sinew_tree_node *p)
 	SINEW_TREE_DISPATCH(substitute_down, n, p)
 }
 
-/* Up and down one factored tree whose right-hand sides are in y; the answer replaces y. */
-static void solve_loaded(sinew_world *w, int32_t begin, int32_t end)
+/* Up and down one factored tree whose right-hand sides are in y; the answer replaces y. With `turn`,
+ * returns u . y over the bodies' turns (common_turn), summed in node order as the pass down finds
+ * them. */
+static double solve_loaded(sinew_world *w, int32_t begin, int32_t end, bool turn)
 {
 	sinew_tree_node *nodes = w->tree_nodes;
 	for (int32_t i = end - 1; i > begin; --i) {
@@ -746,10 +891,13 @@ static void solve_loaded(sinew_world *w, int32_t begin, int32_t end)
 		sinew_tree_node *p = &nodes[n->parent];
 		SINEW_TREE_DISPATCH(eliminate_up, n, p)
 	}
+	double along = 0.0;
 	for (int32_t i = begin; i < end; ++i) {
 		sinew_tree_node *n = &nodes[i];
 		down_step(n, n->parent >= 0 ? &nodes[n->parent] : NULL);
+		if (turn && n->is_body) along += w->tree_turn[4 * i] * n->y[2];
 	}
+	return along;
 }
 
 /* The common turn. The geometric stiffness on each body's turning (geometric_stiffness) also resists
@@ -765,50 +913,74 @@ static void solve_loaded(sinew_world *w, int32_t begin, int32_t end)
  * from one pin (taut_bridge_under_a_rocking_beam_holds, tests/test_joint_loops.c): without it the
  * stiffness turned the whole frame, 1900 kg m^2/s of angular momentum in its first six steps on the
  * crates, and threw the crates. Stiffness from joints to anything fixed, or between trees, stays as
- * it is: turning against those is resisted. */
-static void common_turn(sinew_world *w, int32_t begin, int32_t end)
+ * it is: turning against those is resisted. The sum u . y is taken in the pass down (solve_loaded),
+ * and the multiple of z added in the walk that applies the answer. */
+static bool has_common_turn(const sinew_world *w, int32_t begin)
 {
 	const sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[begin].tree];
-	if (!(r->turn_sum > 0.0) || !(r->turn_den > 0.0)) return;
-	double along = 0.0;
-	for (int32_t i = begin; i < end; ++i)
-		if (w->tree_nodes[i].is_body) along += w->tree_turn[4 * i] * w->tree_nodes[i].y[2];
-	double a = along / r->turn_den;
-	for (int32_t i = begin; i < end; ++i)
-		for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += a * w->tree_turn[4 * i + 1 + c];
+	return r->turn_sum > 0.0 && r->turn_den > 0.0;
 }
 
-/* z = K0^-1 u for each tree of the range, just factored (see common_turn); the nodes' y are scratch. */
+/* The solve's multiple of z, from u . y (solve_loaded's `along`, summed as the pass down went). */
+static double common_turn_multiple(const sinew_world *w, int32_t begin, double along)
+{
+	return along / w->tree_ranges[w->tree_nodes[begin].tree].turn_den;
+}
+
+static inline void common_turn(sinew_world *w, int32_t i, double a)
+{
+	const double *z = &w->tree_turn[4 * i + 1];
+	double z0 = z[0], z1 = z[1], z2 = z[2]; /* read before y is written: the two may not alias */
+	double *y = w->tree_nodes[i].y;
+	y[0] += a * z0;
+	y[1] += a * z1;
+	y[2] += a * z2;
+}
+
+/* z = K0^-1 u for each tree of the range with a common turn, just factored (see common_turn): its pass
+ * up was made with the factorisation (factor_range, refactor_stale); the nodes' y are scratch. */
 static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end)
 {
 	for (int32_t b = begin; b < end; b = w->tree_ranges[w->tree_nodes[b].tree].end) {
 		sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[b].tree];
 		if (!(r->turn_sum > 0.0)) continue;
-		for (int32_t i = r->begin; i < r->end; ++i) {
-			sinew_tree_node *n = &w->tree_nodes[i];
-			n->y[0] = n->y[1] = 0.0;
-			n->y[2] = n->is_body ? w->tree_turn[4 * i] : 0.0;
-		}
-		solve_loaded(w, r->begin, r->end);
+		sinew_tree_node *nodes = w->tree_nodes;
 		double response = 0.0;
 		for (int32_t i = r->begin; i < r->end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
-			if (n->is_body) response += w->tree_turn[4 * i] * n->y[2];
-			for (int c = 0; c < 3; ++c) w->tree_turn[4 * i + 1 + c] = n->y[c];
+			sinew_tree_node *n = &nodes[i];
+			down_step(n, n->parent >= 0 ? &nodes[n->parent] : NULL);
+			double y0 = n->y[0], y1 = n->y[1], y2 = n->y[2]; /* read before tree_turn is written */
+			if (n->is_body) response += w->tree_turn[4 * i] * y2;
+			w->tree_turn[4 * i + 1] = y0;
+			w->tree_turn[4 * i + 2] = y1;
+			w->tree_turn[4 * i + 3] = y2;
 		}
 		r->turn_den = r->turn_sum - response;
 	}
 }
 
 /* Up and down one factored tree; the answer replaces y. A velocity solve changes the bodies'
- * velocities and the rows' impulses after the pass. */
+ * velocities and the rows' impulses after the pass, in the same walk as the common turn. */
 void sinew_tree_solve_range(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
 {
 	for (int32_t i = begin; i < end; ++i) load_rhs(w, &w->tree_nodes[i], pass);
-	solve_loaded(w, begin, end);
-	common_turn(w, begin, end);
-	if (pass->position) return;
-	for (int32_t i = begin; i < end; ++i) apply_velocity(w, &w->tree_nodes[i], pass->spread);
+	bool turn = has_common_turn(w, begin);
+	double along = solve_loaded(w, begin, end, turn);
+	if (pass->position) {
+		if (!turn) return;
+		double a = common_turn_multiple(w, begin, along);
+		for (int32_t i = begin; i < end; ++i) common_turn(w, i, a);
+		return;
+	}
+	if (turn) {
+		double a = common_turn_multiple(w, begin, along);
+		for (int32_t i = begin; i < end; ++i) {
+			common_turn(w, i, a);
+			apply_velocity(w, &w->tree_nodes[i], pass->spread);
+		}
+	} else {
+		for (int32_t i = begin; i < end; ++i) apply_velocity(w, &w->tree_nodes[i], pass->spread);
+	}
 }
 
 /* M dv - J^T lambda = f, J dv = 0 through one factored tree: the body nodes' y hold f on entry
@@ -819,8 +991,11 @@ void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end)
 		sinew_tree_node *n = &w->tree_nodes[i];
 		if (!n->is_body) n->y[0] = n->y[1] = n->y[2] = 0.0;
 	}
-	solve_loaded(w, begin, end);
-	common_turn(w, begin, end);
+	bool turn = has_common_turn(w, begin);
+	double along = solve_loaded(w, begin, end, turn);
+	if (!turn) return;
+	double a = common_turn_multiple(w, begin, along);
+	for (int32_t i = begin; i < end; ++i) common_turn(w, i, a);
 }
 
 /* Position: the correction found so far (in the body nodes' y) carries the joint past its bound. */
@@ -1074,20 +1249,21 @@ static double note_answer(sinew_world *w, sinew_tree_range *r, bool use_bias)
 /* Could the solve that took the tree from kinetic energy e0 to its energy now be right (a non-finite
  * velocity is not)? Its answer is noted on the way (record_solve keeps it when it was right and
  * settled). */
-static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, float h, bool use_bias)
+static bool energy_plausible(sinew_world *w, sinew_tree_range *r, double e0, float h, bool use_bias, double *e_out)
 {
 	double e = note_answer(w, r, use_bias);
+	*e_out = e;
 	if (!isfinite(e)) return false;
 	return e <= sinew_tree_energy_bound(w, r, e0, h, false) || e <= sinew_tree_energy_bound(w, r, e0, h, true);
 }
 
-/* A solve with geometric stiffness left the tree with no more kinetic energy than it had, as an exact
- * solve without it would (a projection onto the rows, which only takes energy away), unless a jointed
- * kinematic body drives the tree. */
-static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, float h)
+/* A solve with geometric stiffness left the tree (from kinetic energy e0 to e, which energy_plausible
+ * measured: the same sum sinew_tree_kinetic makes, not walked again) with no more kinetic energy than
+ * it had, as an exact solve without it would (a projection onto the rows, which only takes energy
+ * away), unless a jointed kinematic body drives the tree. */
+static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double e0, double e, float h)
 {
 	double gh = sinew_gravity_step(w, h);
-	double e = sinew_tree_kinetic(w, r);
 	return e <= e0 * (1.0 + SINEW_TREE_ENERGY_ROUNDING) + SINEW_TREE_ENERGY_ROUNDING * r->mass * gh * gh || sinew_tree_drive(w, r) > 0.0;
 }
 
@@ -1203,7 +1379,8 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		r->solved = false;
 		double e0 = sinew_tree_keep_state(w, r);
 		bool settled = solve_tree(w, r, &pass);
-		if (energy_plausible(w, r, e0, h, use_bias) && (!r->stiff || kept_energy(w, r, e0, h) || damp_to_energy(w, r, e0, use_bias))) {
+		double e;
+		if (energy_plausible(w, r, e0, h, use_bias, &e) && (!r->stiff || kept_energy(w, r, e0, e, h) || damp_to_energy(w, r, e0, use_bias))) {
 			if (settled) record_solve(r);
 			continue;
 		}
@@ -1212,7 +1389,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		drop_stiffness(w, r);
 		loops_changed = loops_changed || r->has_loops;
 		settled = solve_tree(w, r, &pass);
-		if (!energy_plausible(w, r, e0, h, use_bias)) restore_tree(w, r);
+		if (!energy_plausible(w, r, e0, h, use_bias, &e)) restore_tree(w, r);
 		else if (settled) record_solve(r);
 	}
 	if (loops_changed) sinew_joint_loops_factor(w, h);

@@ -309,6 +309,7 @@ typedef struct sinew_world {
 	struct sinew_joint *joints;
 	int32_t joint_free;
 	int32_t joint_count;
+	uint32_t joint_lists_changed; /* counts every joint linked to or unlinked from a body (joint.c) */
 	struct sinew_row_constraint *joint_rows; /* rows of the active joints this step */
 	int32_t *active_joints;
 	int32_t *effort_rows;     /* the springs and motors among joint_rows, in order (joint_solve.c) */
@@ -319,6 +320,14 @@ typedef struct sinew_world {
 	struct sinew_tree_keep *tree_keep;       /* each tree node's state before a velocity solve (joint_tree.c) */
 	double *tree_turn;                       /* per tree node: its internal stiffness, then its response to a
 	                                          * torque of every body's (joint_tree.c, common_turn) */
+	/* what the trees were last grown from, to grow them again only when it changed (joint_tree.c,
+	 * sinew_joint_tree_build): per solver slot its body (negated when not dynamic); per active joint
+	 * its index, row count and tree_node; per row its kind and point */
+	int32_t *tree_grown_slots;
+	int32_t *tree_grown_joints;
+	uint8_t *tree_grown_rows;
+	uint32_t tree_grown_lists; /* joint_lists_changed when they were grown */
+	bool tree_grown;           /* the arrays above describe tree_nodes */
 	int32_t *loop_rows;                      /* rigid rows closing loops, solved exactly through the trees */
 	double *loop_matrix;                     /* their Schur complement through the trees, factored */
 	double *loop_work;                       /* conjugate gradients on the loop rows (joint_loops.c) */
@@ -332,6 +341,10 @@ typedef struct sinew_world {
 	int32_t *loop_pack_index;                /* each tree node's place in loop_pack (bodies of loop trees), else -1 */
 	bool *loop_needed;                       /* tree nodes whose inverse block the preconditioner needs */
 	int32_t *loop_pack_ends;                 /* loop_nodes as places in loop_pack, and runs of rows with the same ends */
+	double *loop_increment;                  /* per loop row: what the last biased pass added (joint_loops.c) */
+	int32_t *loop_tree_joint;                /* per solver slot: the joint to its tree parent chosen by joint_loops.c (-2: any) */
+	int32_t *loop_tree_depth;                /* per solver slot: its distance from its tree's root (joint_loops.c) */
+	int32_t *loop_tree_queue;                /* the breadth-first queue that finds it */
 	bool loop_pack_fresh;                    /* loop_pack is the factorisation now (joint_loops.c) */
 	double loop_residual;                    /* root-mean-square speed of the loop rows after their last solve */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
