@@ -733,3 +733,39 @@ float sinew_separation_floor(const sinew_separation_bound *a, sinew_transform xf
 	float place = sinew_absf(xfa.p.x) + sinew_absf(xfa.p.y) + sinew_absf(xfb.p.x) + sinew_absf(xfb.p.y);
 	return floor - a->radius - b->radius - 1.0e-4f * size - 1.0e-5f * place;
 }
+
+/* Is the other core's centre (world) more than `beyond` outside one of p's face lines? Then the
+ * other core is more than beyond - its reach outside that face (every vertex of it is within
+ * `core` of its centre), and max_separation(p, other core) is at least that. */
+static bool outside_a_face(const sinew_polygon *p, sinew_transform xfp, sinew_vec2 other_center, float beyond)
+{
+	sinew_vec2 c = sinew_inv_transform_point(xfp, other_center);
+	for (int i = 0; i < p->count; ++i)
+		if (sinew_dot(p->normals[i], sinew_sub(c, p->vertices[i])) > beyond) return true;
+	return false;
+}
+
+/* The narrowphase returns no point once the other core's separation from one polygon's best face,
+ * less the radii, is beyond the speculative distance: for a polygon pair either polygon's faces
+ * (both are tested, collide_rounded_polygons), for a polygon and a round shape the polygon's. So a
+ * pair with a polygon is tested face by face against the other core's centre plus its reach
+ * (outside_a_face): as sharp as the face directions are, where sinew_separation_floor takes the
+ * worst direction between two normals (a box's 45 degrees), and cheaper. Round pairs take
+ * sinew_separation_floor. The margin is sinew_separation_floor's, with the distance of the
+ * centres taken along the axes (not less than the distance) and the shapes' centres in their
+ * bodies' frames counted in the place (a shape far from its body's origin, a container's wall,
+ * has larger vertex coordinates and so larger rounding). */
+bool sinew_pair_beyond_reach(const sinew_geometry *ga, const sinew_separation_bound *a, sinew_transform xfa,
+                             const sinew_geometry *gb, const sinew_separation_bound *b, sinew_transform xfb, float reach)
+{
+	bool pa = ga->type == SINEW_SHAPE_POLYGON && polygon_is_usable(&ga->u.polygon);
+	bool pb = gb->type == SINEW_SHAPE_POLYGON && polygon_is_usable(&gb->u.polygon);
+	if (!pa && !pb) return sinew_separation_floor(a, xfa, b, xfb) > reach;
+	sinew_vec2 ca = sinew_transform_point(xfa, a->center), cb = sinew_transform_point(xfb, b->center);
+	float size = sinew_absf(cb.x - ca.x) + sinew_absf(cb.y - ca.y) + a->core + b->core + a->radius + b->radius;
+	float place = sinew_absf(xfa.p.x) + sinew_absf(xfa.p.y) + sinew_absf(xfb.p.x) + sinew_absf(xfb.p.y) +
+	              sinew_absf(a->center.x) + sinew_absf(a->center.y) + sinew_absf(b->center.x) + sinew_absf(b->center.y);
+	float beyond = reach + a->radius + b->radius + 1.0e-4f * size + 1.0e-5f * place;
+	return (pa && outside_a_face(&ga->u.polygon, xfa, cb, beyond + b->core)) ||
+	       (pb && outside_a_face(&gb->u.polygon, xfb, ca, beyond + a->core));
+}

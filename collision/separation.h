@@ -27,6 +27,11 @@ sinew_separation_bound sinew_make_separation_bound(const sinew_geometry *geometr
 float sinew_separation_floor(const sinew_separation_bound *a, sinew_transform xfa, const sinew_separation_bound *b,
                              sinew_transform xfb);
 
+/* True when sinew_collide with this speculative reach returns no point for the pair: for a pair
+ * with a polygon, by the polygons' faces (sharper than the floor), else by the floor. */
+bool sinew_pair_beyond_reach(const sinew_geometry *ga, const sinew_separation_bound *a, sinew_transform xfa,
+                             const sinew_geometry *gb, const sinew_separation_bound *b, sinew_transform xfb, float reach);
+
 /* sinew_collide written into *out (the narrowphase's path for a contact's own manifold: no
  * 116-byte manifold returned by value through the dispatch). Same result as sinew_collide;
  * geometry must not be NULL. */

@@ -29,6 +29,10 @@
  * compiler must keep, since 0.0 + -0.0 is +0.0: only the sign of a zero sum can differ; 1 % of
  * stickman_rain's instructions, the same state hashes). The pairs of sizes (node, parent) a tree has: */
 #define SINEW_UNROLL _Pragma("GCC unroll 3")
+/* The kernels below are only fast with their sizes known, so they are always inlined where the sizes
+ * are constants (SINEW_TREE_DISPATCH): left to itself, GCC called one of them out of line with the
+ * sizes as arguments once the walk that dispatches to it grew (+2 % of ragdolls50's instructions). */
+#define SINEW_TREE_KERNEL static inline __attribute__((always_inline))
 /* A point joint's coupling blocks have two exact zeros: its x row does not move a body along y nor its
  * y row along x (sinew_row_point), so H(i, j) is zero at (0, 1) and (1, 0), in a body node's H (body
  * coordinate, joint row) as in a joint node's (joint row, body coordinate). PT (the node's `point`)
@@ -454,7 +458,7 @@ static const float *row_part(const sinew_row_constraint *rc, int32_t slot)
 	return rc->body_a == slot ? rc->row.ja : rc->row.jb;
 }
 
-static void fill_blocks(sinew_world *w, sinew_tree_node *n)
+SINEW_TREE_KERNEL void fill_blocks(sinew_world *w, sinew_tree_node *n)
 {
 	memset(n->d, 0, sizeof n->d); /* n->h: every entry read (within the sizes) is written below */
 	if (n->is_body) {
@@ -495,7 +499,7 @@ static void fill_blocks(sinew_world *w, sinew_tree_node *n)
 
 /* The parent's pivot less the node's eliminated block, H^T D^-1 H, with the sizes known when
  * compiled (SINEW_UNROLL, above; N the node's, P its parent's). */
-static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double x[3][3] = {{0.0}}; /* D_n^-1 H(n, p) */
 	SINEW_UNROLL for (int a = 0; a < N; ++a)
@@ -524,11 +528,11 @@ static inline void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p,
 		}
 }
 
-static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
+SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
 
 /* eliminate_block and the pass up of common_turn_prepare's solve in one step (the node's pivot just
  * inverted, its right-hand side complete: its children come after it and were eliminated first) */
-static inline void eliminate_with_turn(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_with_turn(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	eliminate_block(n, p, N, P, PT);
 	eliminate_up(n, p, N, P, PT);
@@ -807,7 +811,7 @@ static void load_rhs(const sinew_world *w, sinew_tree_node *n, const sinew_tree_
 	for (; r < n->dim; ++r) n->y[r] = row_rhs(w, &w->joint_rows[n->rows[r]], r >= n->rigid, pass);
 }
 
-static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
+static inline void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread)
 {
 	if (n->is_body) {
 		sinew_solver_body *b = &w->solver_bodies[n->ref];
@@ -823,7 +827,7 @@ static void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool spread
  * body is 3, a joint 1 to 3), so that the small products unroll: the generic loops cost about 340
  * instructions per node and pass, most of the time of a grid of loops (each of its conjugate-gradient
  * products is one pass over the whole tree). */
-static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double z[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
@@ -844,7 +848,7 @@ static inline void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const in
 	}
 }
 
-static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
 {
 	double r[3] = {0.0, 0.0, 0.0};
 	SINEW_UNROLL for (int a = 0; a < N; ++a) {
@@ -860,7 +864,7 @@ static inline void substitute_down(sinew_tree_node *n, const sinew_tree_node *p,
 	}
 }
 
-static inline __attribute__((always_inline)) void down_step(sinew_tree_node *n, const sinew_tree_node *p)
+SINEW_TREE_KERNEL void down_step(sinew_tree_node *n, const sinew_tree_node *p)
 {
 	if (p == NULL) { /* a root: no coupling */
 		switch (n->dim) {
@@ -922,7 +926,12 @@ static double common_turn_multiple(const sinew_world *w, int32_t begin, double a
 
 static inline void common_turn(sinew_world *w, int32_t i, double a)
 {
-	for (int c = 0; c < 3; ++c) w->tree_nodes[i].y[c] += a * w->tree_turn[4 * i + 1 + c];
+	const double *z = &w->tree_turn[4 * i + 1];
+	double z0 = z[0], z1 = z[1], z2 = z[2]; /* read before y is written: the two may not alias */
+	double *y = w->tree_nodes[i].y;
+	y[0] += a * z0;
+	y[1] += a * z1;
+	y[2] += a * z2;
 }
 
 /* z = K0^-1 u for each tree of the range with a common turn, just factored (see common_turn): its pass
@@ -937,8 +946,11 @@ static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end)
 		for (int32_t i = r->begin; i < r->end; ++i) {
 			sinew_tree_node *n = &nodes[i];
 			down_step(n, n->parent >= 0 ? &nodes[n->parent] : NULL);
-			if (n->is_body) response += w->tree_turn[4 * i] * n->y[2];
-			for (int c = 0; c < 3; ++c) w->tree_turn[4 * i + 1 + c] = n->y[c];
+			double y0 = n->y[0], y1 = n->y[1], y2 = n->y[2]; /* read before tree_turn is written */
+			if (n->is_body) response += w->tree_turn[4 * i] * y2;
+			w->tree_turn[4 * i + 1] = y0;
+			w->tree_turn[4 * i + 2] = y1;
+			w->tree_turn[4 * i + 3] = y2;
 		}
 		r->turn_den = r->turn_sum - response;
 	}

@@ -1282,14 +1282,16 @@ static float floor_uniform(uint32_t *s, float lo, float hi)
 	return lo + (hi - lo) * (float)(floor_random(s) & 0xffff) / 65535.0f;
 }
 
-/* Every point the narrowphase reports for random poses of every pair of six shapes (boxes, a
- * rounded box, a thin triangle, a capsule, a circle) is at least the floor apart, so where the
- * floor is beyond the speculative distance there is no point; and the floor does say so for a
- * good part of the pairs that have none (it is not a floor of minus infinity). */
+/* Every point the narrowphase reports for random poses of every pair of seven shapes (boxes, one
+ * far from its body's origin, a rounded box, a thin triangle, a capsule, a circle) is at least the
+ * floor apart, so where the floor is beyond the speculative distance there is no point; and the
+ * floor does say so for a good part of the pairs that have none (it is not a floor of minus
+ * infinity). sinew_pair_beyond_reach (the faces' test for pairs with a polygon) never rules out a
+ * pair that has a point, and rules out more of those that have none than the floor does. */
 static void test_separation_floor_is_under_every_point(void **state)
 {
 	(void)state;
-	sinew_geometry shapes[6];
+	sinew_geometry shapes[7];
 	memset(shapes, 0, sizeof shapes);
 	shapes[0].type = SINEW_SHAPE_POLYGON;
 	shapes[0].u.polygon = sinew_make_box(0.5f, 0.5f);
@@ -1306,18 +1308,27 @@ static void test_separation_floor_is_under_every_point(void **state)
 	shapes[5].type = SINEW_SHAPE_CIRCLE;
 	shapes[5].u.circle.center = sinew_v2(0.1f, 0.0f);
 	shapes[5].u.circle.radius = 0.3f;
-	sinew_separation_bound bounds[6];
-	for (int i = 0; i < 6; ++i) bounds[i] = sinew_make_separation_bound(&shapes[i]);
+	shapes[6].type = SINEW_SHAPE_POLYGON;
+	shapes[6].u.polygon = sinew_make_offset_box(0.5f, 3.0f, sinew_v2(4.0f, 1.0f), 0.3f);
+	sinew_separation_bound bounds[7];
+	for (int i = 0; i < 7; ++i) bounds[i] = sinew_make_separation_bound(&shapes[i]);
 	uint32_t seed = 7;
-	int points = 0, empty = 0, ruled_out = 0;
+	int points = 0, empty = 0, ruled_out = 0, beyond = 0;
 	for (int n = 0; n < 40000; ++n) {
-		int i = (int)(floor_random(&seed) % 6), j = (int)(floor_random(&seed) % 6);
+		int i = (int)(floor_random(&seed) % 7), j = (int)(floor_random(&seed) % 7);
 		sinew_transform xa = make_xf(floor_uniform(&seed, -2.0f, 2.0f), floor_uniform(&seed, -2.0f, 2.0f),
 		                             floor_uniform(&seed, -3.2f, 3.2f));
 		sinew_transform xb = make_xf(floor_uniform(&seed, -2.0f, 2.0f), floor_uniform(&seed, -2.0f, 2.0f),
 		                             floor_uniform(&seed, -3.2f, 3.2f));
+		if (i == 6 || j == 6) { /* the far box's body reaches its wall from anywhere */
+			sinew_transform *x = i == 6 ? &xa : &xb;
+			x->p = sinew_sub(x->p, sinew_rotate(x->q, sinew_v2(4.0f, 1.0f)));
+		}
 		float floor = sinew_separation_floor(&bounds[i], xa, &bounds[j], xb);
+		bool apart = sinew_pair_beyond_reach(&shapes[i], &bounds[i], xa, &shapes[j], &bounds[j], xb, SPEC);
 		sinew_manifold m = sinew_collide(&shapes[i], xa, &shapes[j], xb, SPEC);
+		if (apart && m.point_count > 0)
+			fail_msg("shapes %d, %d: ruled out by the faces with %d points", i, j, m.point_count);
 		for (int k = 0; k < m.point_count; ++k) {
 			if (m.points[k].separation < floor)
 				fail_msg("shapes %d, %d: a point %g apart under the floor %g", i, j, (double)m.points[k].separation,
@@ -1327,11 +1338,14 @@ static void test_separation_floor_is_under_every_point(void **state)
 		if (m.point_count == 0) {
 			empty += 1;
 			ruled_out += floor > SPEC;
+			beyond += apart;
 		}
 	}
-	printf("separation floor: %d points above it; it rules out %d of %d pairs without points\n", points, ruled_out, empty);
+	printf("separation floor: %d points above it; it rules out %d of %d pairs without points, the faces %d\n", points,
+	       ruled_out, empty, beyond);
 	assert_true(points > 5000);
 	assert_true(ruled_out > empty / 4);
+	assert_true(beyond > ruled_out + empty / 20);
 }
 
 int main(void)
