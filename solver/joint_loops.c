@@ -103,8 +103,9 @@ void sinew_joint_loops_find(sinew_world *w)
 	/* the position step's loop impulses start from the last ones while the loop rows stay the same */
 	bool same = count == before && (count == 0 || memcmp(w->loop_rows, w->loop_rows_before, (size_t)count * sizeof *w->loop_rows) == 0);
 	stbds_arrsetlen(w->loop_position, count);
+	stbds_arrsetlen(w->loop_increment, count);
 	if (!same)
-		for (int k = 0; k < count; ++k) w->loop_position[k] = 0.0;
+		for (int k = 0; k < count; ++k) w->loop_position[k] = w->loop_increment[k] = 0.0;
 	stbds_arrsetlen(w->loop_nodes, 2 * count);
 	for (int k = 0; k < count; ++k) {
 		sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
@@ -115,6 +116,103 @@ void sinew_joint_loops_find(sinew_world *w)
 		if (ta >= 0) w->tree_ranges[ta].has_loops = true;
 		if (tb >= 0) w->tree_ranges[tb].has_loops = true;
 	}
+}
+
+/* ---------------------------------------------------------------- the trees' shape under many loops */
+
+/* Each loop row's cycle is its own row plus the tree path between its ends, and the longer those
+ * paths (the tree's stretch), the worse the conjugate gradients' system is conditioned. A breadth-
+ * first tree keeps every body's path to its root shortest, but on a grid the order a body's joints
+ * are listed in picks the same parent direction everywhere, a comb: two neighbours in different teeth
+ * meet only near the root. joint_grid's nine trees so made: a loop row's cycle 52.7 joints on
+ * average, 199 at most. Where the trees close more than SINEW_MAX_LOOP_ROWS / 2 loops (so the
+ * conjugate-gradient path solves them), each body instead takes its tree parent at random (a hash of
+ * its slot: deterministic) among the neighbours of its own tree one step nearer the root; the paths
+ * stay shortest, and neighbouring paths meet like random walks that coalesce: 32.4 joints on average
+ * on joint_grid. Worlds with fewer such loops keep the breadth-first trees (sinew_joint_loops_
+ * parent_joint answers true for every joint): the bridges, linkages and scissor lifts of
+ * tests/test_joint_loops.c. A low-stretch tree by clustering (balls grown and contracted, level by
+ * level), a random spanning tree (Wilson) and one by Kruskal on random weights were modelled on the
+ * 100 x 100 grid first: 31-37 joints on average, longest cycles of 490-660. */
+static bool has_rigid_rows(const sinew_world *w, const sinew_joint *j)
+{
+	for (int r = 0; r < j->row_count; ++r)
+		if (w->joint_rows[j->row_start + r].row.kind == SINEW_ROW_EQUALITY) return true;
+	return false;
+}
+
+static uint32_t mix32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+/* The slot of the dynamic body of the same tree (label) across joint j from body bi, else 0. */
+static int32_t tree_neighbour(const sinew_world *w, const sinew_joint *j, int32_t bi, int32_t label)
+{
+	if (!j->active || j->tree_node != -1 || !has_rigid_rows(w, j)) return 0;
+	int32_t other = j->edges[sinew_joint_edge_of(j, bi) ^ 1].body;
+	if (other == SINEW_NULL_INDEX) return 0;
+	int32_t s = w->bodies[other].solver_index;
+	return s > 0 && w->solver_bodies[s].inv_mass > 0.0f && w->tree_body_node[s] == label ? s : 0;
+}
+
+/* Called once the bodies carry their trees' labels (tree_body_node: -2 - the root's slot), before the
+ * trees are built: each body's distance from its root, breadth first within its tree, then its
+ * parent joint (loop_tree_joint; -2: any, as breadth first finds it). */
+void sinew_joint_loops_choose_parents(sinew_world *w)
+{
+	int slots = sinew_solver_count(w);
+	stbds_arrsetlen(w->loop_tree_joint, slots);
+	stbds_arrsetlen(w->loop_tree_depth, slots);
+	int32_t *choice = w->loop_tree_joint, *depth = w->loop_tree_depth;
+	for (int s = 0; s < slots; ++s) choice[s] = -2, depth[s] = -1;
+	stbds_arrsetlen(w->loop_tree_queue, 0);
+	for (int s = 1; s < slots; ++s)
+		if (w->tree_body_node[s] == -2 - s) {
+			depth[s] = 0;
+			stbds_arrput(w->loop_tree_queue, s);
+		}
+	int roots = (int)stbds_arrlen(w->loop_tree_queue), ends = 0; /* ends: joints within trees, twice */
+	for (ptrdiff_t head = 0; head < stbds_arrlen(w->loop_tree_queue); ++head) {
+		int32_t slot = w->loop_tree_queue[head], bi = w->awake_bodies[slot], label = w->tree_body_node[slot];
+		for (int32_t ji = w->bodies[bi].joint_list; ji != SINEW_NULL_INDEX;) {
+			const sinew_joint *j = &w->joints[ji];
+			ji = j->edges[sinew_joint_edge_of(j, bi)].next;
+			int32_t other = tree_neighbour(w, j, bi, label);
+			if (other == 0) continue;
+			++ends;
+			if (depth[other] >= 0) continue;
+			depth[other] = depth[slot] + 1;
+			stbds_arrput(w->loop_tree_queue, other);
+		}
+	}
+	int bodies = (int)stbds_arrlen(w->loop_tree_queue);
+	if (ends / 2 - (bodies - roots) <= SINEW_MAX_LOOP_ROWS / 2) return;
+	for (int q = roots; q < bodies; ++q) {
+		int32_t slot = w->loop_tree_queue[q], bi = w->awake_bodies[slot], label = w->tree_body_node[slot];
+		int32_t nearer[8];
+		int count = 0;
+		for (int32_t ji = w->bodies[bi].joint_list; ji != SINEW_NULL_INDEX;) {
+			const sinew_joint *j = &w->joints[ji];
+			int32_t here = ji;
+			ji = j->edges[sinew_joint_edge_of(j, bi)].next;
+			int32_t other = tree_neighbour(w, j, bi, label);
+			if (other != 0 && depth[other] == depth[slot] - 1 && count < 8) nearer[count++] = here;
+		}
+		if (count > 0) choice[slot] = nearer[mix32((uint32_t)slot) % (uint32_t)count];
+	}
+}
+
+/* Whether the tree may join `slot` to its parent through `joint` (sinew_joint_loops_choose_parents). */
+bool sinew_joint_loops_parent_joint(const sinew_world *w, int32_t slot, int32_t joint)
+{
+	int32_t chosen = w->loop_tree_joint[slot];
+	return chosen == -2 || chosen == joint;
 }
 
 /* The speed a biased pass asks of a loop row: closing its error within the substep, at most
@@ -267,14 +365,23 @@ void sinew_joint_loops_factor(sinew_world *w, float h)
  * taken (no gain in the worst separation): S's own diagonal and its 2 x 2 blocks per joint as the
  * preconditioner for every row (exact, by selected inversion on the tree: about 100 nodes walked per
  * loop joint within one tree), and starting each velocity pass from its projection on the last
- * pass's directions. */
-#define SINEW_LOOP_CG_BIASED 16
+ * pass's directions. With the trees of sinew_joint_loops_choose_parents and the warm start of
+ * SINEW_LOOP_CG_EXTRAPOLATE, 14 and 4 (76 products a step): 3.54 mm over 500 steps (step 6), 2.24 mm
+ * from step 50 on (16 and 4 before them: 3.90 mm at step 448). */
+#define SINEW_LOOP_CG_BIASED 14
 #define SINEW_LOOP_CG_RELAX 4
 #define SINEW_LOOP_CG_POSITION 4
 #define SINEW_LOOP_CG_KEEP 0.9
 #define SINEW_LOOP_CG_SPEED 1e-4
 #define SINEW_LOOP_CG_RELAX_RATIO 1.1
 #define SINEW_LOOP_CG_LENGTH 1e-6
+/* The loop rows within one tree start a substep from their impulses plus this share of what the last
+ * biased pass added to them: what it will most likely add again, so the conjugate gradients start
+ * nearer. Worst separation of joint_grid over its first 150 steps (16 products a pass, the breadth-
+ * first trees): 2.65 mm from the impulses alone, 2.46 mm with half the last increment, 4.73 mm with
+ * all of it; with the trees of sinew_joint_loops_choose_parents, 3.25 and 2.78 mm for none and half,
+ * and at 14 products 4.00 and 3.54 mm (tests/test_joint_loops.c, joint_grid_scene_holds, prints it). */
+#define SINEW_LOOP_CG_EXTRAPOLATE 0.5
 
 /* Each loop row's Jacobian (ja, then jb) in double, read by every product: the rows themselves are
  * large and far apart, and reading them there was about half of a product's instructions. Taken
@@ -793,7 +900,7 @@ static double energy_share(const sinew_world *w, float h, double k0, double cros
 /* The loop impulses x spread through the trees in double precision (velocity changes in the body
  * nodes' y, the tree rows' impulses in the joint nodes': the tree rows stand still around them), then
  * the share of them that loop_share allows added to the loop rows, the tree rows and the bodies. */
-static void apply_loop_impulses(sinew_world *w, const double *x, float h, double work)
+static void apply_loop_impulses(sinew_world *w, const double *x, float h, double work, bool biased)
 {
 	load_loop_forces(w, x);
 	spread_loop_forces(w);
@@ -801,21 +908,27 @@ static void apply_loop_impulses(sinew_world *w, const double *x, float h, double
 	if (!(share > 0.0)) return;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	for (int k = 0; k < count; ++k) w->joint_rows[w->loop_rows[k]].impulse += (float)(share * x[k]);
+	if (w->loops_iterative && biased)
+		for (int k = 0; k < count; ++k) w->loop_increment[k] = share * x[k];
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	for (int t = 0; t < trees; ++t)
 		if (w->tree_ranges[t].has_loops) sinew_tree_add_spread(w, &w->tree_ranges[t], share);
 }
 
-/* Loop rows within one tree start from the last substep's impulses; rows between trees start from
- * zero (see SINEW_LOOP_CG_BIASED). */
+/* Loop rows within one tree start from the last substep's impulses, plus SINEW_LOOP_CG_EXTRAPOLATE of
+ * what the last biased pass added; rows between trees start from zero (see SINEW_LOOP_CG_BIASED). */
 void sinew_joint_loops_warm_start(sinew_world *w)
 {
 	if (!w->loops_iterative) return;
 	int count = (int)stbds_arrlen(w->loop_rows);
 	for (int k = 0; k < count; ++k) {
 		sinew_row_constraint *rc = &w->joint_rows[w->loop_rows[k]];
-		if (between_trees(w, k)) rc->impulse = 0.0f;
-		else loop_apply(w, rc, rc->impulse);
+		if (between_trees(w, k)) {
+			rc->impulse = 0.0f;
+			continue;
+		}
+		rc->impulse += (float)(SINEW_LOOP_CG_EXTRAPOLATE * w->loop_increment[k]);
+		loop_apply(w, rc, rc->impulse);
 	}
 }
 
@@ -840,7 +953,7 @@ static void solve_loops_iterative(sinew_world *w, const sinew_tree_pass *pass)
 	double work = 0.0;
 	for (int k = 0; k < count; ++k)
 		if (pass->use_bias && between_trees(w, k)) work += x[k] * loop_bias(w, &w->joint_rows[w->loop_rows[k]], pass->h);
-	apply_loop_impulses(w, x, pass->h, work);
+	apply_loop_impulses(w, x, pass->h, work, pass->use_bias);
 }
 
 /* The loop impulses that bring every loop row to its target (with bias: C = 0 at the end of the
@@ -871,7 +984,7 @@ void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass)
 			work += x[k] * target[k];
 		}
 	}
-	apply_loop_impulses(w, x, pass->h, work);
+	apply_loop_impulses(w, x, pass->h, work, pass->use_bias);
 }
 
 /* The response of tree t (in its nodes' y: the tree's own spread of a load, M dv - J^T lambda = f,

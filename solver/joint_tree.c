@@ -116,7 +116,8 @@ static void add_joint_node(sinew_world *w, sinew_joint *j, int32_t ji, int32_t p
  * no tree yet takes the label of the body it was reached from. Building: the nodes of one tree,
  * which takes the bodies whose tree_body_node is `label` (-1: any body in no tree yet); a joint to
  * any other body, or to anything fixed, closes a loop and, like any loop-closing joint, is solved
- * with the loop rows (joint_loops.c). */
+ * with the loop rows (joint_loops.c). Where many loops close within the trees, each body joins its
+ * tree through the parent joint joint_loops.c chose (sinew_joint_loops_parent_joint). */
 static void breadth_first(sinew_world *w, bool build, int32_t label)
 {
 	for (ptrdiff_t head = 0; head < stbds_arrlen(w->island_stack); ++head) {
@@ -139,7 +140,8 @@ static void breadth_first(sinew_world *w, bool build, int32_t label)
 				}
 				continue;
 			}
-			if (!slot_is_dynamic(w, other_slot) || w->tree_body_node[other_slot] != label) {
+			if (!slot_is_dynamic(w, other_slot) || w->tree_body_node[other_slot] != label ||
+			    !sinew_joint_loops_parent_joint(w, other_slot, (int32_t)(j - w->joints))) {
 				j->tree_node = -2; /* closes a loop */
 				continue;
 			}
@@ -210,6 +212,7 @@ static void grow_trees(sinew_world *w)
 		stbds_arrput(w->island_stack, slot);
 	}
 	breadth_first(w, false, 0);
+	sinew_joint_loops_choose_parents(w);
 	for (int i = 0; i < n; ++i) {
 		int32_t ji = w->active_joints[i], rows[3];
 		int k;

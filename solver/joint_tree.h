@@ -89,6 +89,8 @@ double sinew_tree_energy_bound(const sinew_world *w, const sinew_tree_range *r, 
 
 /* joint_loops.c */
 void sinew_joint_loops_find(sinew_world *w);
+void sinew_joint_loops_choose_parents(sinew_world *w);
+bool sinew_joint_loops_parent_joint(const sinew_world *w, int32_t slot, int32_t joint);
 void sinew_joint_loops_factor(sinew_world *w, float h);
 void sinew_joint_loops_solve(sinew_world *w, const sinew_tree_pass *pass);
 void sinew_joint_loops_damp(sinew_world *w);

@@ -341,6 +341,10 @@ typedef struct sinew_world {
 	int32_t *loop_pack_index;                /* each tree node's place in loop_pack (bodies of loop trees), else -1 */
 	bool *loop_needed;                       /* tree nodes whose inverse block the preconditioner needs */
 	int32_t *loop_pack_ends;                 /* loop_nodes as places in loop_pack, and runs of rows with the same ends */
+	double *loop_increment;                  /* per loop row: what the last biased pass added (joint_loops.c) */
+	int32_t *loop_tree_joint;                /* per solver slot: the joint to its tree parent chosen by joint_loops.c (-2: any) */
+	int32_t *loop_tree_depth;                /* per solver slot: its distance from its tree's root (joint_loops.c) */
+	int32_t *loop_tree_queue;                /* the breadth-first queue that finds it */
 	bool loop_pack_fresh;                    /* loop_pack is the factorisation now (joint_loops.c) */
 	double loop_residual;                    /* root-mean-square speed of the loop rows after their last solve */
 	bool loops_iterative;                    /* too many loop rows for the matrix: solved by conjugate gradients */
