@@ -61,6 +61,10 @@
 
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #ifndef SINEW_TREE_STACK_SIZE
 #define SINEW_TREE_STACK_SIZE 1024
 #endif
@@ -597,27 +601,31 @@ static void stack_init(node_stack *stack)
 	stack->capacity = SINEW_TREE_STACK_SIZE;
 }
 
-/* Double a full stack; false (after reporting) only if the heap cannot give it. Out of line:
- * the push below is on every query's hot path and should stay a compare and a store. */
+/* A stack of capacity items, doubled: a heap copy of it (local being the first, on the C stack,
+ * which is not freed), or NULL after reporting if the heap cannot give it. Out of line: the push
+ * on every query's hot path should stay a compare and a store. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
+static int32_t *grow_items(int32_t *items, const int32_t *local, int32_t capacity)
+{
+	int32_t *grown;
+	if (items == local) {
+		grown = sinew_alloc((size_t)(2 * capacity) * sizeof(int32_t));
+		if (grown != NULL) memcpy(grown, local, (size_t)capacity * sizeof(int32_t));
+	} else {
+		grown = sinew_realloc(items, (size_t)(2 * capacity) * sizeof(int32_t));
+	}
+	if (grown == NULL) sinew_report(NULL, NULL, SINEW_ERROR_OUT_OF_MEMORY, "sinew_dynamic_tree: traversal stack too deep");
+	return grown;
+}
+
 static bool stack_grow(node_stack *stack)
 {
-	int32_t capacity = 2 * stack->capacity;
-	int32_t *items;
-	if (stack->items == stack->local) {
-		items = sinew_alloc((size_t)capacity * sizeof(int32_t));
-		if (items != NULL) memcpy(items, stack->local, sizeof stack->local);
-	} else {
-		items = sinew_realloc(stack->items, (size_t)capacity * sizeof(int32_t));
-	}
-	if (items == NULL) {
-		sinew_report(NULL, NULL, SINEW_ERROR_OUT_OF_MEMORY, "sinew_dynamic_tree: traversal stack too deep");
-		return false;
-	}
+	int32_t *items = grow_items(stack->items, stack->local, stack->capacity);
+	if (items == NULL) return false;
 	stack->items = items;
-	stack->capacity = capacity;
+	stack->capacity *= 2;
 	return true;
 }
 
@@ -635,31 +643,72 @@ static void stack_release(node_stack *stack)
 
 /* ---- public: queries ---- */
 
+/* The query box, set up once per query for the test below. With SSE2 (every x86-64) a node's
+ * box (lower x, lower y, upper x, upper y) has its upper corner negated, and the four tests of
+ * sinew_aabb_overlaps are one compare of all four lanes:
+ *   !(node.lower > query.upper) and !(-node.upper > -query.lower), the latter being
+ *   !(query.lower > node.upper) exactly (negation is exact, and a NaN fails both forms alike).
+ * So the same nodes are visited in the same order as with the scalar test (kept under #else). */
+#if defined(__SSE2__)
+typedef __m128 query_box;
+static inline query_box make_query_box(sinew_aabb a)
+{
+	return _mm_setr_ps(a.upper.x, a.upper.y, -a.lower.x, -a.lower.y);
+}
+static inline bool node_overlaps(const sinew_tree_node *node, query_box q)
+{
+	const __m128 negate_upper = _mm_castsi128_ps(_mm_setr_epi32(0, 0, (int)0x80000000u, (int)0x80000000u));
+	__m128 box = _mm_xor_ps(_mm_loadu_ps(&node->aabb.lower.x), negate_upper);
+	return _mm_movemask_ps(_mm_cmpngt_ps(box, q)) == 0xF;
+}
+#else
+typedef sinew_aabb query_box;
+static inline query_box make_query_box(sinew_aabb a)
+{
+	return a;
+}
+static inline bool node_overlaps(const sinew_tree_node *node, query_box q)
+{
+	return sinew_aabb_overlaps(node->aabb, q);
+}
+#endif
+
 void sinew_dynamic_tree_query(const sinew_dynamic_tree *tree, sinew_aabb aabb, uint32_t mask,
                               sinew_tree_query_fn *fn, void *context)
 {
 	if (sinew_reject_null(tree == NULL || fn == NULL, "sinew_dynamic_tree_query")) return;
 	if (tree == NULL || fn == NULL || tree_is_empty(tree)) return;
 	const sinew_tree_node *nodes = tree->nodes;
-	if (!sinew_aabb_overlaps(nodes[tree->root].aabb, aabb)) return;
-	node_stack stack;
-	stack_init(&stack);
-	stack_push(&stack, tree->root);
+	query_box q = make_query_box(aabb);
+	if (!node_overlaps(nodes + tree->root, q)) return;
+	/* The stack is kept in locals whose address is never taken (not in a node_stack), so they
+	 * stay in registers across the callback. */
+	int32_t local[SINEW_TREE_STACK_SIZE];
+	int32_t *items = local, count = 0, capacity = SINEW_TREE_STACK_SIZE;
+	items[count++] = tree->root;
 	/* Every node on the stack overlaps the box: children are tested before they are pushed,
 	 * which spares a push and a pop for each of the (about half) that miss. */
-	while (stack.count > 0) {
-		const sinew_tree_node *node = nodes + stack.items[--stack.count];
+	while (count > 0) {
+		int32_t index = items[--count];
+		const sinew_tree_node *node = nodes + index;
 		if (is_leaf(node)) {
 			if ((node->category & mask) == 0) continue;
-			if (!fn((int32_t)(node - nodes), node->user_data, context)) break;
+			if (!fn(index, node->user_data, context)) break;
 			continue;
 		}
-		/* child2 pushed first so child1 is visited first: a fixed, index-free order. */
+		/* child2 pushed first so child1 is visited first: a fixed, index-free order. A node
+		 * has at most two children to push, so room for two is made at once. */
+		if (capacity - count < 2) {
+			int32_t *grown = grow_items(items, local, capacity);
+			if (grown == NULL) break;
+			items = grown;
+			capacity *= 2;
+		}
 		int32_t c1 = node->child1, c2 = node->child2;
-		if (sinew_aabb_overlaps(nodes[c2].aabb, aabb) && !stack_push(&stack, c2)) break;
-		if (sinew_aabb_overlaps(nodes[c1].aabb, aabb) && !stack_push(&stack, c1)) break;
+		if (node_overlaps(nodes + c2, q)) items[count++] = c2;
+		if (node_overlaps(nodes + c1, q)) items[count++] = c1;
 	}
-	stack_release(&stack);
+	if (items != local) sinew_free(items);
 }
 
 /* Slab test. The box is closed (touching counts), matching sinew_aabb_overlaps. A zero
