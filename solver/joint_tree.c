@@ -1461,20 +1461,6 @@ static double potential(const sinew_world *w, int32_t slot)
 	return -(gx * c.x + gy * c.y) / (double)b->inv_mass;
 }
 
-/* The tree's energy after a projection inside a step: its bodies' potential energies were kept in
- * their nodes when they moved (sinew_joint_tree_project), and only velocities changed since. */
-static double tree_energy(const sinew_world *w, int32_t begin, int32_t end)
-{
-	double e = 0.0;
-	for (int32_t i = begin; i < end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
-		const sinew_solver_body *b = &w->solver_bodies[n->ref];
-		e += kinetic(b, b->v.x, b->v.y, b->w) + n->potential;
-	}
-	return e;
-}
-
 /* The ceiling on a tree's energy (see correction_share). The energy of the tree at the start of the
  * substep made a ratchet: the integrator's energy swings about its true value, every upward swing
  * was clipped and every downward one kept, so a frictionless double pendulum kept only 72 % of its
@@ -1528,21 +1514,30 @@ void sinew_joint_tree_mark_energy(sinew_world *w)
  * correction is one linear step, and at such turns (the crack of a whip) its velocity is a poor
  * guess that measured tore the heavy chain by 1.6 cm; the projection alone only loses energy. */
 #define SINEW_TREE_MAX_TURN 0.1
-static double correction_share(const sinew_world *w, const sinew_tree_range *r, double inv_h)
+
+/* What correction_share weighs, summed over the tree's bodies in the walk that moves them (one walk
+ * instead of one to move them and one to sum; each sum in the same order as before, so the same
+ * share to the bit). */
+typedef struct sinew_share_sums {
+	double k0, cross, square, p;
+	bool fast; /* a body turns faster than SINEW_TREE_MAX_TURN per substep */
+} sinew_share_sums;
+
+static void add_share_sums(sinew_share_sums *s, const sinew_solver_body *b, const sinew_tree_node *n, double inv_h)
 {
-	double k0 = 0.0, cross = 0.0, square = 0.0, p = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
-		const sinew_solver_body *b = &w->solver_bodies[n->ref];
-		if (fabs((double)b->w) > SINEW_TREE_MAX_TURN * inv_h) return 0.0;
-		double dvx = inv_h * n->y[0], dvy = inv_h * n->y[1], dw = b->inv_inertia > 0.0f ? inv_h * n->y[2] : 0.0;
-		k0 += kinetic(b, b->v.x, b->v.y, b->w);
-		cross += ((double)b->v.x * dvx + (double)b->v.y * dvy) / (double)b->inv_mass;
-		if (b->inv_inertia > 0.0f) cross += (double)b->w * dw / (double)b->inv_inertia;
-		square += kinetic(b, dvx, dvy, dw);
-		p += n->potential;
-	}
+	if (fabs((double)b->w) > SINEW_TREE_MAX_TURN * inv_h) s->fast = true;
+	double dvx = inv_h * n->y[0], dvy = inv_h * n->y[1], dw = b->inv_inertia > 0.0f ? inv_h * n->y[2] : 0.0;
+	s->k0 += kinetic(b, b->v.x, b->v.y, b->w);
+	s->cross += ((double)b->v.x * dvx + (double)b->v.y * dvy) / (double)b->inv_mass;
+	if (b->inv_inertia > 0.0f) s->cross += (double)b->w * dw / (double)b->inv_inertia;
+	s->square += kinetic(b, dvx, dvy, dw);
+	s->p += n->potential;
+}
+
+static double correction_share(const sinew_tree_range *r, const sinew_share_sums *s)
+{
+	if (s->fast) return 0.0;
+	double k0 = s->k0, cross = s->cross, square = s->square, p = s->p;
 	/* E(a) = k0 + a cross + a^2 square + p, with cross = v . M dv and square = |dv|^2_M / 2 */
 	double slack = r->energy - (k0 + p);
 	if (k0 + p + cross + square <= r->energy) return 1.0;
@@ -1615,6 +1610,7 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
 		bool trusted = trust_region(w, &w->tree_ranges[t]);
 		bool energy = inv_h > 0.0f && trusted; /* the correction adds velocity: energies are measured below */
+		sinew_share_sums sums = {0.0, 0.0, 0.0, 0.0, false};
 		for (int32_t i = begin; i < end; ++i) {
 			sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
@@ -1622,10 +1618,16 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 			b->dp.x += (float)n->y[0];
 			b->dp.y += (float)n->y[1];
 			if (b->inv_inertia > 0.0f) b->dq = sinew_integrate_rot(b->dq, (float)n->y[2]);
-			if (energy) n->potential = potential(w, n->ref); /* once: both energies below read it */
+			if (!energy) continue;
+			n->potential = potential(w, n->ref); /* once: both energies below read it */
+			add_share_sums(&sums, b, n, (double)inv_h);
 		}
 		if (!energy) continue;
-		float share = inv_h * (float)correction_share(w, &w->tree_ranges[t], inv_h);
+		sinew_tree_range *r = &w->tree_ranges[t];
+		float share = inv_h * (float)correction_share(r, &sums);
+		/* the velocity the correction implies, and the tree's energy with it: kinetic, and the potential
+		 * kept in the nodes when they moved (only velocities changed since) */
+		double now = 0.0;
 		for (int32_t i = begin; i < end; ++i) {
 			const sinew_tree_node *n = &w->tree_nodes[i];
 			if (!n->is_body) continue;
@@ -1633,9 +1635,8 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 			b->v.x += share * (float)n->y[0];
 			b->v.y += share * (float)n->y[1];
 			if (b->inv_inertia > 0.0f) b->w += share * (float)n->y[2];
+			now += kinetic(b, b->v.x, b->v.y, b->w) + n->potential;
 		}
-		sinew_tree_range *r = &w->tree_ranges[t];
-		double now = tree_energy(w, begin, end);
 		r->energy = fmax(r->energy, now);
 		sinew_body *first = tree_first_body(w, r);
 		first->tree_energy = r->energy - now; /* kept above the energy, not absolute: see mark_energy */
