@@ -685,28 +685,32 @@ void sinew_dynamic_tree_query(const sinew_dynamic_tree *tree, sinew_aabb aabb, u
 	 * stay in registers across the callback. */
 	int32_t local[SINEW_TREE_STACK_SIZE];
 	int32_t *items = local, count = 0, capacity = SINEW_TREE_STACK_SIZE;
-	items[count++] = tree->root;
-	/* Every node on the stack overlaps the box: children are tested before they are pushed,
-	 * which spares a push and a pop for each of the (about half) that miss. */
-	while (count > 0) {
-		int32_t index = items[--count];
+	/* Every node visited overlaps the box: children are tested before they are pushed, which
+	 * spares a push and a pop for each of the (about half) that miss. child1 is visited next
+	 * without going through the stack, child2 is pushed: a fixed, index-free order (the one of
+	 * pushing child2 then child1 and popping). */
+	int32_t index = tree->root;
+	for (;;) {
 		const sinew_tree_node *node = nodes + index;
 		if (is_leaf(node)) {
-			if ((node->category & mask) == 0) continue;
-			if (!fn(index, node->user_data, context)) break;
-			continue;
+			if ((node->category & mask) != 0 && !fn(index, node->user_data, context)) break;
+		} else {
+			/* room for child2 */
+			if (count == capacity) {
+				int32_t *grown = grow_items(items, local, capacity);
+				if (grown == NULL) break;
+				items = grown;
+				capacity *= 2;
+			}
+			int32_t c1 = node->child1, c2 = node->child2;
+			if (node_overlaps(nodes + c2, q)) items[count++] = c2;
+			if (node_overlaps(nodes + c1, q)) {
+				index = c1;
+				continue;
+			}
 		}
-		/* child2 pushed first so child1 is visited first: a fixed, index-free order. A node
-		 * has at most two children to push, so room for two is made at once. */
-		if (capacity - count < 2) {
-			int32_t *grown = grow_items(items, local, capacity);
-			if (grown == NULL) break;
-			items = grown;
-			capacity *= 2;
-		}
-		int32_t c1 = node->child1, c2 = node->child2;
-		if (node_overlaps(nodes + c2, q)) items[count++] = c2;
-		if (node_overlaps(nodes + c1, q)) items[count++] = c1;
+		if (count == 0) break;
+		index = items[--count];
 	}
 	if (items != local) sinew_free(items);
 }
