@@ -17,6 +17,10 @@
  * come from the shapes; a file's mass / inertia override goes through b2Body_SetMassData (a mass
  * alone scales the inertia with it, as scene/scene.c does). Script ops (spawn, destroy_group) run
  * before their step, outside the timed region (peer_world.h). */
+/* the SIMD path the library was built with (bench/peers/run.sh passes it) */
+#ifndef PEER_SIMD
+#define PEER_SIMD "SSE2"
+#endif
 #include <box2d/box2d.h>
 
 #include "peer_world.h"
@@ -323,7 +327,7 @@ int main(int argc, char **argv)
 		times[runs++] = r.ms;
 		if (r.taken < steps) break;
 	}
-	char notes[300] = "one thread, 4 substeps, SSE2";
+	char notes[300] = "one thread, 4 substeps, " PEER_SIMD;
 	if (s.length_units_per_meter != 1.0) {
 		size_t n = strlen(notes);
 		snprintf(notes + n, sizeof notes - n, "; lengths converted to metres (length_units_per_meter %g)",

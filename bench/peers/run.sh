@@ -8,7 +8,8 @@
 # Box2D v3: with BOX2D_V3=DIR (a Box2D v3 checkout) the library is built from DIR in Release
 # (BOX2D_SAMPLES=OFF, no unit tests) into BOX2D_V3_BUILD (default BUILD/peers/box2d_v3) and
 # box2d_v3_peer.c against it; without DIR that column is left out with a message. BENCH_PEERS
-# picks peers (default: all of box2d chipmunk box2d_v3 that can be built).
+# picks peers (default: all of box2d chipmunk box2d_v3 that can be built). BOX2D_V3_AVX2=ON builds
+# Box2D v3 with its AVX2 contact solver (default OFF: SSE2); the table's notes say which.
 BUILD=${1:-build}
 REPEAT=${2:-3}
 shift 2 2>/dev/null
@@ -55,11 +56,12 @@ elif [ ! -f "$BOX2D_V3/include/box2d/box2d.h" ] || [ ! -f "$BOX2D_V3/CMakeLists.
 	echo "bench-peers: no Box2D v3 column: $BOX2D_V3 is not a Box2D v3 checkout (no include/box2d/box2d.h)" >&2
 else
 	V3_BUILD=${BOX2D_V3_BUILD:-$OUT/box2d_v3}
+	case "${BOX2D_V3_AVX2:-OFF}" in ON|on|1) V3_AVX2=ON V3_SIMD=AVX2 ;; *) V3_AVX2=OFF V3_SIMD=SSE2 ;; esac
 	if cmake -S "$BOX2D_V3" -B "$V3_BUILD" -DCMAKE_BUILD_TYPE=Release -DBOX2D_SAMPLES=OFF -DBOX2D_UNIT_TESTS=OFF \
-		-DBOX2D_BENCHMARKS=OFF > "$OUT/box2d_v3_cmake.log" 2>&1 &&
+		-DBOX2D_BENCHMARKS=OFF -DBOX2D_AVX2=$V3_AVX2 > "$OUT/box2d_v3_cmake.log" 2>&1 &&
 		cmake --build "$V3_BUILD" --target box2d -j 2 >> "$OUT/box2d_v3_cmake.log" 2>&1 &&
-		cc -O2 -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Ibench/peers -I"$BOX2D_V3/include" \
-			bench/peers/box2d_v3_peer.c -o "$OUT/box2d_v3_peer" "$V3_BUILD/src/libbox2d.a" -ljansson -lm; then
+		cc -O2 -std=c17 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -DPEER_SIMD="\"$V3_SIMD\"" -Ibench/peers \
+			-I"$BOX2D_V3/include" bench/peers/box2d_v3_peer.c -o "$OUT/box2d_v3_peer" "$V3_BUILD/src/libbox2d.a" -ljansson -lm; then
 		PEERS="$PEERS box2d_v3"
 	else
 		echo "bench-peers: skipping Box2D v3: the library or box2d_v3_peer did not build (see $OUT/box2d_v3_cmake.log)" >&2
