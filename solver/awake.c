@@ -34,23 +34,28 @@ static void sift_down_min(int32_t *a, size_t root, size_t n)
 
 SINEW_DEFINE_SORT(sort_indices, int32_t)
 
-bool sinew_index_set_reserve(sinew_index_set *s, int32_t pool)
+static bool reserve_to(sinew_index_set *s, size_t n, size_t old)
 {
-	size_t n = (size_t)pool, old = (size_t)stbds_arrlen(s->member);
-	if (!SINEW_RESERVE(s->items, n) || !SINEW_RESERVE(s->pending, n) || !SINEW_RESERVE(s->scratch, n) ||
-	    !SINEW_RESERVE(s->dropped, n) || !SINEW_RESERVE(s->member, n))
-		return false;
 	size_t words = (n + 63) / 64, old_words = (size_t)stbds_arrlen(s->bits);
-	if (!SINEW_RESERVE(s->bits, words)) return false;
-	if (n > old) {
-		stbds_arrsetlen(s->member, n);
-		memset(s->member + old, 0, n - old);
-	}
+	if (!SINEW_RESERVE(s->items, n) || !SINEW_RESERVE(s->pending, n) || !SINEW_RESERVE(s->scratch, n) ||
+	    !SINEW_RESERVE(s->dropped, n) || !SINEW_RESERVE(s->member, n) || !SINEW_RESERVE(s->bits, words))
+		return false;
 	if (words > old_words) {
 		stbds_arrsetlen(s->bits, words);
 		memset(s->bits + old_words, 0, (words - old_words) * sizeof *s->bits);
 	}
+	stbds_arrsetlen(s->member, n);
+	memset(s->member + old, 0, n - old);
 	return true;
+}
+
+/* Called per new body and contact: room for twice the pool when it grows, so a pool growing by one
+ * at a time costs a reserve now and then. */
+bool sinew_index_set_reserve(sinew_index_set *s, int32_t pool)
+{
+	size_t n = (size_t)pool, old = (size_t)stbds_arrlen(s->member);
+	if (n <= old) return true; /* member grows last, once every array holds its length */
+	return reserve_to(s, 2 * old > n ? 2 * old : n, old);
 }
 
 void sinew_index_set_free(sinew_index_set *s)
