@@ -9,8 +9,8 @@
  * Each is an index set kept in ascending index order, so everything is visited in the order a scan
  * of the whole pool gave: the solver's body order, the contact order, the events and the free
  * lists are those of a scan, and no golden hash moves. Changes are cheap: an index added goes to
- * a pending list, one removed only loses its member flag; the next flush sorts the pending
- * indices and merges them in, dropping the removed ones, in time of the set's size. Every array
+ * a pending list, one removed loses its member flag and goes to a dropped list; the next flush
+ * sorts both and merges them in, copying the runs between few changes whole. Every array
  * is reserved for the whole pool when the pool grows (body and contact creation), so waking or
  * putting to sleep never allocates, and a step of a sized world does not either. */
 #include "world.h"
