@@ -5,10 +5,12 @@
 #include "joint.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Where body i is now: inside a step the solver's running state, outside it the body's own. */
-static inline void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sinew_rot *q, sinew_vec2 *local_center,
-                      sinew_transform *xf)
+static inline void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *center, sinew_rot *q, sinew_vec2 *local_center)
 {
 	const sinew_body *b = &w->bodies[bi];
 	if (b->solver_index > 0 && w->locked) {
@@ -20,27 +22,119 @@ static inline void body_pose(const sinew_world *w, int32_t bi, sinew_vec2 *cente
 		*q = b->xf.q;
 	}
 	*local_center = b->local_center;
-	xf->q = *q;
-	xf->p = sinew_sub(*center, sinew_rotate(*q, b->local_center));
+}
+
+#if defined(__SSE2__)
+static inline __m128 vec2_pair(sinew_vec2 a, sinew_vec2 b)
+{
+	return _mm_setr_ps(a.x, a.y, b.x, b.y);
+}
+
+/* Two pairs of floats from memory (a vector or a rotation): a in lanes 0-1, b in lanes 2-3. */
+static inline __m128 load_pair(const void *a, const void *b)
+{
+	return _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)a), (const __m64 *)b);
+}
+
+static inline void store_pair(void *a, void *b, __m128 v)
+{
+	_mm_storel_pi((__m64 *)a, v);
+	_mm_storeh_pi((__m64 *)b, v);
+}
+
+/* sinew_rotate of two vectors at once (lanes 0-1 and 2-3) by the rotations whose cosines are qc and
+ * sines qs (each in both lanes of its pair). x = c vx + s (-vy) is c vx - s vy and y = c vy + s vx is
+ * s vx + c vy, since a - b is a + (-b) and a sum does not depend on its order: the same to the bit.
+ * With v a rotation r it is sinew_mul_rot(q, r) the same way. */
+static inline __m128 rotate_pair(__m128 qc, __m128 qs, __m128 v)
+{
+	const __m128 flip = _mm_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f);
+	__m128 perp = _mm_xor_ps(_mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)), flip); /* (-vy, vx) */
+	return _mm_add_ps(_mm_mul_ps(qc, v), _mm_mul_ps(qs, perp));
+}
+
+static inline __m128 cosines(__m128 q)
+{
+	return _mm_shuffle_ps(q, q, _MM_SHUFFLE(2, 2, 0, 0));
+}
+
+static inline __m128 sines(__m128 q)
+{
+	return _mm_shuffle_ps(q, q, _MM_SHUFFLE(3, 3, 1, 1));
+}
+
+/* The frame of both sides at once from their centres c and rotations q (side A in lanes 0-1), local
+ * centres lc and local anchors la: each side's frame origin is its centre less the turned local
+ * centre, its anchor p that origin's sinew_transform_point of the local anchor, its arm p - c. Each
+ * lane does the scalar operations, so the same to the bit. */
+static inline void write_frame(sinew_joint_frame *f, __m128 c, __m128 q, __m128 lc, __m128 la)
+{
+	__m128 qc = cosines(q), qs = sines(q);
+	__m128 origin = _mm_sub_ps(c, rotate_pair(qc, qs, lc));
+	__m128 p = _mm_add_ps(rotate_pair(qc, qs, la), origin);
+	store_pair(&f->center_a, &f->center_b, c);
+	store_pair(&f->q_a, &f->q_b, q);
+	store_pair(&f->p_a, &f->p_b, p);
+	store_pair(&f->r_a, &f->r_b, _mm_sub_ps(p, c));
+}
+
+/* sinew_joint_current_frame of a joint between two bodies the step is moving (every joint of a
+ * moving figure or chain but its anchor): body_pose of both at once, with no copy of either pose.
+ * Instructions a frame, stickman_rain and chain100: docs/benchmarks.md, "Session 9: joint rows and angles". */
+static inline void moving_frame(const sinew_world *w, const sinew_joint *j, const sinew_body *a, const sinew_body *b,
+                                sinew_joint_frame *f)
+{
+	const sinew_solver_body *sa = &w->solver_bodies[a->solver_index], *sb = &w->solver_bodies[b->solver_index];
+	__m128 c = _mm_add_ps(load_pair(&a->center0, &b->center0), load_pair(&sa->dp, &sb->dp));
+	__m128 dq = load_pair(&sa->dq, &sb->dq);
+	__m128 q = rotate_pair(cosines(dq), sines(dq), load_pair(&a->q0, &b->q0));
+	write_frame(f, c, q, load_pair(&a->local_center, &b->local_center), load_pair(&j->local_anchor_a, &j->local_anchor_b));
+}
+#endif
+
+/* Each side's anchor p and arm r from its centre and rotation (set in f), the body frame's origin
+ * being the centre less the turned local centre lc (write_frame with SSE2). */
+static inline void frame_anchors(sinew_joint_frame *f, sinew_vec2 lc_a, sinew_vec2 lc_b, sinew_vec2 la, sinew_vec2 lb)
+{
+#if defined(__SSE2__)
+	write_frame(f, vec2_pair(f->center_a, f->center_b), _mm_setr_ps(f->q_a.c, f->q_a.s, f->q_b.c, f->q_b.s),
+	            vec2_pair(lc_a, lc_b), vec2_pair(la, lb));
+#else
+	sinew_transform xa = {sinew_sub(f->center_a, sinew_rotate(f->q_a, lc_a)), f->q_a};
+	sinew_transform xb = {sinew_sub(f->center_b, sinew_rotate(f->q_b, lc_b)), f->q_b};
+	f->p_a = sinew_transform_point(xa, la);
+	f->p_b = sinew_transform_point(xb, lb);
+	f->r_a = sinew_sub(f->p_a, f->center_a);
+	f->r_b = sinew_sub(f->p_b, f->center_b);
+#endif
 }
 
 sinew_joint_frame sinew_joint_current_frame(const sinew_world *w, const sinew_joint *j)
 {
 	sinew_joint_frame f; /* every field is written below */
-	sinew_vec2 lc;
-	sinew_transform xf;
-	if (j->edges[0].body == SINEW_NULL_INDEX) {
-		f.p_a = f.center_a = j->local_anchor_a;
-		f.q_a = sinew_rot_identity();
-		f.r_a = sinew_v2(0.0f, 0.0f);
-	} else {
-		body_pose(w, j->edges[0].body, &f.center_a, &f.q_a, &lc, &xf);
-		f.p_a = sinew_transform_point(xf, j->local_anchor_a);
-		f.r_a = sinew_sub(f.p_a, f.center_a);
+	bool world_a = j->edges[0].body == SINEW_NULL_INDEX;
+#if defined(__SSE2__)
+	if (!world_a && w->locked) {
+		const sinew_body *a = &w->bodies[j->edges[0].body], *b = &w->bodies[j->edges[1].body];
+		if (a->solver_index > 0 && b->solver_index > 0) {
+			moving_frame(w, j, a, b, &f);
+			return f;
+		}
 	}
-	body_pose(w, j->edges[1].body, &f.center_b, &f.q_b, &lc, &xf);
-	f.p_b = sinew_transform_point(xf, j->local_anchor_b);
-	f.r_b = sinew_sub(f.p_b, f.center_b);
+#endif
+	sinew_vec2 lc_a = sinew_v2(0.0f, 0.0f), lc_b;
+	if (world_a) {
+		f.center_a = j->local_anchor_a;
+		f.q_a = sinew_rot_identity();
+	} else {
+		body_pose(w, j->edges[0].body, &f.center_a, &f.q_a, &lc_a);
+	}
+	body_pose(w, j->edges[1].body, &f.center_b, &f.q_b, &lc_b);
+	frame_anchors(&f, lc_a, lc_b, j->local_anchor_a, j->local_anchor_b);
+	if (world_a) { /* the world's anchor is authored in the world frame */
+		f.p_a = j->local_anchor_a;
+		f.r_a = sinew_v2(0.0f, 0.0f);
+	}
 	return f;
 }
 
