@@ -222,9 +222,12 @@ typedef struct sinew_index_set {
 	int32_t *items;   /* ascending; may still list indices removed since the last flush */
 	int32_t *pending; /* added since the last flush, in no order (in a walk: a min-heap of those added during it) */
 	int32_t *scratch; /* the flush's merge, swapped with items (in a walk: what it added and went past) */
+	int32_t *dropped; /* removed since the last flush, in no order (may name one added and removed since) */
 	uint8_t *member;  /* per pool index: in the set */
+	uint64_t *bits;   /* a bit per pool index, all clear between flushes (the flush sorts through it) */
 	int32_t count;    /* members */
 	int32_t removed;  /* removed since the last flush */
+	bool dropped_lost; /* dropped overflowed: the flush scans all of items */
 	bool walking;     /* a walk reads pending: do not flush */
 } sinew_index_set;
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #define MAX_BODIES 48
+#define SCAN_BODIES 2100 /* the most bodies a test's world holds (wide_pool_changes_keep_the_sets) */
 
 typedef struct random_state {
 	uint32_t s;
@@ -32,8 +33,8 @@ static bool counts_as_awake(sinew_body_id b)
 /* The awake count from a scan of the bodies. */
 static int scan_awake(sinew_world_id world)
 {
-	sinew_body_id bodies[MAX_BODIES + 1];
-	int n = sinew_world_get_bodies(world, bodies, MAX_BODIES + 1), awake = 0;
+	static sinew_body_id bodies[SCAN_BODIES];
+	int n = sinew_world_get_bodies(world, bodies, SCAN_BODIES), awake = 0;
 	for (int i = 0; i < n; ++i) awake += counts_as_awake(bodies[i]);
 	return awake;
 }
@@ -43,8 +44,8 @@ static int scan_awake(sinew_world_id world)
 static void check_move_events(sinew_world_id world)
 {
 	sinew_body_events ev = sinew_world_get_body_events(world);
-	sinew_body_id bodies[MAX_BODIES + 1];
-	int n = sinew_world_get_bodies(world, bodies, MAX_BODIES + 1);
+	static sinew_body_id bodies[SCAN_BODIES];
+	int n = sinew_world_get_bodies(world, bodies, SCAN_BODIES);
 	int expected = 0;
 	for (int i = 0; i < n; ++i) {
 		bool fell = false, listed = false;
@@ -274,6 +275,39 @@ static void landing_wakes_the_whole_stack_at_once(void **state)
 	sinew_destroy_world(world);
 }
 
+/* Many bodies apart, woken and put to sleep a few or hundreds at a time at random places in the
+ * pool: the flush's three ways of taking changes in (a few far apart sorted, many close together
+ * sorted through a bitmap, few against a long set merged by search) keep the sets those of a scan. */
+static void wide_pool_changes_keep_the_sets(void **state)
+{
+	(void)state;
+	enum { N = 2000 };
+	sinew_world_id world = make_world(NULL);
+	static sinew_body_id body[N];
+	for (int k = 0; k < N; ++k) {
+		sinew_body_def bd = sinew_default_body_def();
+		bd.type = SINEW_DYNAMIC_BODY;
+		bd.position = sinew_v2(2.0f * (float)(k % 50), 2.0f * (float)(k / 50));
+		bd.is_awake = k % 3 == 0;
+		body[k] = sinew_create_body(world, &bd);
+		sinew_shape_def sd = sinew_default_shape_def();
+		sinew_polygon box = sinew_make_box(0.25f, 0.25f);
+		sinew_create_polygon_shape(body[k], &sd, &box);
+	}
+	random_state r = {7};
+	const int sizes[] = {1, 2, 3, 40, 300, 1500};
+	for (int round = 0; round < 80; ++round) {
+		int k = sizes[pick(&r, 6)];
+		for (int j = 0; j < k; ++j) sinew_body_set_awake(body[pick(&r, N)], pick(&r, 2) != 0);
+		assert_true(sinew_world_validate(world));
+		assert_true(sinew_world_step(world, 1.0f / 60.0f, 4));
+		check_move_events(world);
+		assert_true(sinew_world_validate(world));
+		assert_int_equal(sinew_world_get_counters(world).awake_body_count, scan_awake(world));
+	}
+	sinew_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +315,7 @@ int main(void)
 		cmocka_unit_test(sleeping_pile_wakes_and_sleeps_again),
 		cmocka_unit_test(islands_are_the_linked_stacks),
 		cmocka_unit_test(landing_wakes_the_whole_stack_at_once),
+		cmocka_unit_test(wide_pool_changes_keep_the_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
