@@ -152,6 +152,13 @@ bench-peers: $(BUILD)/sinew
 # (fuzz_scene) and sequences of API calls (fuzz_api), their regression corpus and the scene
 # format's dictionary. `make fuzz` runs each for FUZZ_SECONDS under ASan + UBSan (scripts/fuzz.sh);
 # new inputs go to build/fuzz/corpus/, crashes to build/fuzz/crashes/.
+# Determinism across builds (issue 14): the golden hashes again from -O0, from the contact kernel's
+# plain-C lanes, from clang, and from the SSE2 and AVX paths where the CPU has wider ones
+# (scripts/determinism.sh); CI runs it after `make test`. clang comes with the fuzz group's packages.
+.PHONY: determinism
+determinism: | deps-fuzz
+	sh scripts/determinism.sh
+
 .PHONY: fuzz fuzz-build
 FUZZ_SECONDS ?= 60
 FUZZ_HARNESSES := fuzz_scene fuzz_api
