@@ -157,12 +157,10 @@ static void update_effort_rows(sinew_world *w, float h)
 			e->limit = row->max_impulse;
 			continue;
 		}
-		float omega = 2.0f * SINEW_PI * row->hertz;
-		float a1 = 2.0f * row->zeta + h * omega, a2 = h * omega * a1, a3 = 1.0f / (1.0f + a2);
-		float bias_rate = omega / a1, mass_scale = a2 * a3;
+		float bias_rate, mass_scale; /* hertz > 0: check_spring (joint.c) refuses the rest */
+		sinew_soft_coefficients(row->hertz, row->zeta, h, &bias_rate, &mass_scale, &e->keep);
 		e->mass = rc->eff_mass * mass_scale;
 		e->bias = bias_rate * row->c;
-		e->keep = a3;
 		e->limit = row->max_effort > 0.0f ? row->max_impulse : INFINITY;
 	}
 }
