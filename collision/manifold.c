@@ -89,17 +89,11 @@ static void to_world_in_place(sinew_manifold *m, sinew_transform xfa, sinew_tran
 	}
 }
 
+/* to_world_in_place of a manifold passed by value; with no point, the zero manifold whatever m held. */
 static sinew_manifold to_world(sinew_manifold m, sinew_transform xfa, sinew_transform xfb)
 {
 	if (m.point_count == 0) return empty_manifold();
-	m.normal = sinew_rotate(xfa.q, m.normal);
-	sinew_vec2 between = sinew_sub(xfa.p, xfb.p);
-	for (int i = 0; i < m.point_count; ++i) {
-		sinew_manifold_point *mp = &m.points[i];
-		mp->anchor_a = sinew_rotate(xfa.q, mp->point);
-		mp->anchor_b = sinew_add(mp->anchor_a, between);
-		mp->point = sinew_add(xfa.p, mp->anchor_a);
-	}
+	to_world_in_place(&m, xfa, xfb);
 	return m;
 }
 
