@@ -201,10 +201,11 @@ static void cache_store(sinew_contact_cache *cache, const sinew_manifold *m, sin
 }
 
 /* Largest distance from the body's origin to a point of its shapes, or a contact point of them
- * within the reach. */
+ * within the reach (origin_extent is max_extent + |local_center|, kept by sinew_body_update_mass:
+ * the same sum, without two square roots per contact). */
 static float origin_extent(const sinew_body *b, float reach)
 {
-	return b->max_extent + sinew_length(b->local_center) + reach;
+	return b->origin_extent + reach;
 }
 
 /* How far a material point of one body can have moved in the other's frame since the cache was

@@ -56,6 +56,7 @@ typedef struct sinew_body {
 	float linear_damping, angular_damping, gravity_scale;
 	float sleep_threshold, sleep_time;
 	float max_extent; /* largest distance from the centre of mass to a shape's surface */
+	float origin_extent; /* max_extent + |local_center|: a bound from the origin (contact.c's recycling) */
 	float thinnest;   /* half-thickness of its thinnest solid shape (body.c), SINEW_HUGE without one */
 	void *user_data;
 	uint64_t creation_seq;
