@@ -126,8 +126,17 @@ void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
  * step's points, old_count of them). */
 static void match_impulses(sinew_contact *c, const uint16_t *old_id, int old_count)
 {
-	float normal[2] = {c->warm_normal[0], c->warm_normal[1]}, tangent[2] = {c->warm_tangent[0], c->warm_tangent[1]};
 	sinew_manifold *m = &c->manifold;
+	/* The common case, a resting or recycled pair: the same ids in the same order. Each point then
+	 * finds its own slot first (the second point only if the first id differs from it), so its
+	 * impulses stay where they are, as the search below would leave them. */
+	if (old_count == m->point_count &&
+	    (old_count == 0 || (old_id[0] == m->points[0].id &&
+	                        (old_count == 1 || (old_id[1] == m->points[1].id && old_id[0] != m->points[1].id))))) {
+		for (int i = 0; i < old_count; ++i) m->points[i].persisted = true;
+		return;
+	}
+	float normal[2] = {c->warm_normal[0], c->warm_normal[1]}, tangent[2] = {c->warm_tangent[0], c->warm_tangent[1]};
 	for (int i = 0; i < m->point_count; ++i) {
 		sinew_manifold_point *p = &m->points[i];
 		c->warm_normal[i] = c->warm_tangent[i] = 0.0f;
