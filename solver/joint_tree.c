@@ -659,14 +659,14 @@ static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 	common_turn_prepare(w, begin, end);
 }
 
-/* A stiffness k on the turning of the body in `slot`; internal: from a joint to another body of its
- * tree (see common_turn). */
-static void add_stiffness(sinew_world *w, int32_t slot, double k, bool internal)
+/* A stiffness k on the turning of the body in `slot`, at tree node `node` (-1: in no tree); internal:
+ * from a joint to another body of its tree (see common_turn). */
+static void add_stiffness(sinew_world *w, int32_t slot, int32_t node, double k, bool internal)
 {
-	int32_t node = slot > 0 ? w->tree_body_node[slot] : -1;
 	if (node < 0 || !(k > 0.0)) return;
-	w->tree_nodes[node].stiffness += k;
-	sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[node].tree];
+	sinew_tree_node *n = &w->tree_nodes[node];
+	n->stiffness += k;
+	sinew_tree_range *r = &w->tree_ranges[n->tree];
 	r->stiff = true;
 	if (!internal || w->solver_bodies[slot].inv_inertia == 0.0f) return;
 	w->tree_turn[4 * node] += k;
@@ -695,8 +695,8 @@ static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const
 	double kb = (double)y->row.jb[2] * lx - (double)x->row.jb[2] * ly;
 	int32_t na = x->body_a > 0 ? w->tree_body_node[x->body_a] : -1, nb = x->body_b > 0 ? w->tree_body_node[x->body_b] : -1;
 	bool internal = na >= 0 && nb >= 0 && w->tree_nodes[na].tree == w->tree_nodes[nb].tree;
-	add_stiffness(w, x->body_a, (double)h * fabs(ka), internal);
-	add_stiffness(w, x->body_b, (double)h * fabs(kb), internal);
+	add_stiffness(w, x->body_a, na, (double)h * fabs(ka), internal);
+	add_stiffness(w, x->body_b, nb, (double)h * fabs(kb), internal);
 }
 
 static void geometric_stiffness(sinew_world *w, float h)
@@ -810,6 +810,21 @@ static inline bool limit_crossed(const sinew_row_constraint *rc, double along, s
 	return false;
 }
 
+/* Position: the correction found so far (in the body nodes' y) carries the joint past its bound
+ * (inline: the limits' scans ask it of every limit outside its block, each round). */
+static inline double correction_along(const sinew_world *w, const sinew_row_constraint *rc)
+{
+	double s = 0.0;
+	const int32_t slots[2] = {rc->body_a, rc->body_b};
+	const float *parts[2] = {rc->row.ja, rc->row.jb};
+	for (int e = 0; e < 2; ++e) {
+		int32_t node = slots[e] > 0 ? w->tree_body_node[slots[e]] : -1;
+		if (node < 0) continue;
+		const double *y = w->tree_nodes[node].y;
+		s += (double)parts[e][0] * y[0] + (double)parts[e][1] * y[1] + (double)parts[e][2] * y[2];
+	}
+	return s;
+}
 /* The first of the joint's limits that the test finds crossed, or -1. A joint's limits are a pair
  * (sinew_rows_limit: lower, then upper), the upper's Jacobian the lower's negated, so its speed and
  * its share of a correction are the lower's negated, exactly (a sum of negated products is the
@@ -822,7 +837,7 @@ static inline int32_t crossed_limit(const sinew_world *w, const sinew_tree_node 
 	if (rc->eff_mass == 0.0f) return -1; /* the upper's is the same */
 	double along = 0.0;
 	if (test == SINEW_CROSSES_IN_SUBSTEP) along = (double)tree_row_speed(w->solver_bodies, rc);
-	else if (test == SINEW_CROSSED_AFTER_CORRECTION) along = sinew_tree_correction_along(w, rc);
+	else if (test == SINEW_CROSSED_AFTER_CORRECTION) along = correction_along(w, rc);
 	if (limit_crossed(rc, along, test, pass)) return lower;
 	if (n->limit_row + 1 < n->row_count && limit_crossed(rc + 1, -along, test, pass)) return lower + 1;
 	return -1;
@@ -1034,19 +1049,9 @@ void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end)
 	for (int32_t i = begin; i < end; ++i) common_turn(w, i, a);
 }
 
-/* Position: the correction found so far (in the body nodes' y) carries the joint past its bound. */
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc)
 {
-	double s = 0.0;
-	const int32_t slots[2] = {rc->body_a, rc->body_b};
-	const float *parts[2] = {rc->row.ja, rc->row.jb};
-	for (int e = 0; e < 2; ++e) {
-		int32_t node = slots[e] > 0 ? w->tree_body_node[slots[e]] : -1;
-		if (node < 0) continue;
-		const double *y = w->tree_nodes[node].y;
-		s += (double)parts[e][0] * y[0] + (double)parts[e][1] * y[1] + (double)parts[e][2] * y[2];
-	}
-	return s;
+	return correction_along(w, rc);
 }
 
 /* Position: the block of every joint starts as the velocity passes left it, a joint with no limit in
