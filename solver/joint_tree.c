@@ -661,7 +661,7 @@ static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 
 /* A stiffness k on the turning of the body in `slot`, at tree node `node` (-1: in no tree); internal:
  * from a joint to another body of its tree (see common_turn). */
-static void add_stiffness(sinew_world *w, int32_t slot, int32_t node, double k, bool internal)
+SINEW_TREE_KERNEL void add_stiffness(sinew_world *w, int32_t slot, int32_t node, double k, bool internal)
 {
 	if (node < 0 || !(k > 0.0)) return;
 	sinew_tree_node *n = &w->tree_nodes[node];
@@ -687,7 +687,7 @@ static void add_stiffness(sinew_world *w, int32_t slot, int32_t node, double k, 
  * pins (two trees), or where the two halves of a bridge strung under a beam meet, tore apart
  * (tests/test_joint_loops.c). Their stiffness goes to the pivot blocks of both of their bodies, like
  * a tree joint's; loop_apply turns with the same stiffened inertia, so S stays symmetric. */
-static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const sinew_row_constraint *y, float h)
+SINEW_TREE_KERNEL void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const sinew_row_constraint *y, float h)
 {
 	if (x->row.point != 1 || y->row.point != 2) return;
 	double lx = x->impulse, ly = y->impulse;
@@ -701,12 +701,16 @@ static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const
 
 static void geometric_stiffness(sinew_world *w, float h)
 {
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) w->tree_nodes[i].stiffness = w->tree_turn[4 * i] = 0.0;
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	for (int t = 0; t < trees; ++t) {
-		w->tree_ranges[t].stiff = w->tree_ranges[t].solved = false;
-		w->tree_ranges[t].turn_sum = 0.0;
+		sinew_tree_range *r = &w->tree_ranges[t];
+		r->stiff = r->solved = false;
+		r->turn_sum = 0.0;
+		/* only a body node's are read (fill_blocks, common_turn) */
+		for (int32_t q = r->bodies; q < r->joints; ++q) {
+			int32_t i = w->tree_lists[q];
+			w->tree_nodes[i].stiffness = w->tree_turn[4 * i] = 0.0;
+		}
 	}
 	if (h <= 0.0f) return;
 	for (int t = 0; t < trees; ++t) {
