@@ -20,6 +20,7 @@
 #include "joint_tree.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The blocks are small (a body 3, a joint 1 to 3 rows), and every pass over a tree is a run of 3x3
@@ -446,46 +447,21 @@ void sinew_joint_tree_build(sinew_world *w)
 	sinew_joint_tree_mark_energy(w);
 }
 
-/* In-place inverse of a symmetric block of size 1..3 (inlined with its size known: invert_pivot). */
-static inline void invert(double m[3][3], const int n)
-{
-	if (n == 1) {
-		m[0][0] = m[0][0] != 0.0 ? 1.0 / m[0][0] : 0.0;
-		return;
-	}
-	if (n == 2) {
-		double det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-		double inv = det != 0.0 ? 1.0 / det : 0.0;
-		double a = m[0][0];
-		m[0][0] = m[1][1] * inv;
-		m[1][1] = a * inv;
-		m[0][1] = -m[0][1] * inv;
-		m[1][0] = -m[1][0] * inv;
-		return;
-	}
-	double c[3][3];
-	c[0][0] = m[1][1] * m[2][2] - m[1][2] * m[2][1];
-	c[0][1] = m[0][2] * m[2][1] - m[0][1] * m[2][2];
-	c[0][2] = m[0][1] * m[1][2] - m[0][2] * m[1][1];
-	c[1][0] = m[1][2] * m[2][0] - m[1][0] * m[2][2];
-	c[1][1] = m[0][0] * m[2][2] - m[0][2] * m[2][0];
-	c[1][2] = m[0][2] * m[1][0] - m[0][0] * m[1][2];
-	c[2][0] = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-	c[2][1] = m[0][1] * m[2][0] - m[0][0] * m[2][1];
-	c[2][2] = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-	double det = m[0][0] * c[0][0] + m[0][1] * c[1][0] + m[0][2] * c[2][0];
-	double inv = det != 0.0 ? 1.0 / det : 0.0;
-	SINEW_UNROLL for (int i = 0; i < 3; ++i)
-		SINEW_UNROLL for (int k = 0; k < 3; ++k) m[i][k] = c[i][k] * inv;
-}
+/* The numeric kernels, for one tree (solver/joint_tree_kernel.h; factor_lanes below runs them on
+ * several trees at once) */
+#define TREE_T double
+#define TREE_K(name) name##_1
+#define TREE_ZERO 0.0
+#define TREE_RECIP0(x) ((x) != 0.0 ? 1.0 / (x) : 0.0)
+#include "joint_tree_kernel.h"
 
 static void invert_pivot(sinew_tree_node *n)
 {
 	switch (n->dim) {
-	case 3: invert(n->d, 3); return;
-	case 2: invert(n->d, 2); return;
-	case 1: invert(n->d, 1); return;
-	default: invert(n->d, n->dim); return;
+	case 3: invert_1(n->d, 3); return;
+	case 2: invert_1(n->d, 2); return;
+	case 1: invert_1(n->d, 1); return;
+	default: invert_1(n->d, n->dim); return;
 	}
 }
 
@@ -534,35 +510,10 @@ SINEW_TREE_KERNEL void fill_blocks(sinew_world *w, sinew_tree_node *n)
 	}
 }
 
-/* The parent's pivot less the node's eliminated block, H^T D^-1 H, with the sizes known when
- * compiled (SINEW_UNROLL, above; N the node's, P its parent's). */
-SINEW_TREE_KERNEL void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+/* The parent's pivot less the node's eliminated block, H^T D^-1 H (N the node's size, P its parent's) */
+SINEW_TREE_KERNEL void eliminate_block(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
-	double x[3][3] = {{0.0}}; /* D_n^-1 H(n, p) */
-	SINEW_UNROLL for (int a = 0; a < N; ++a)
-		SINEW_UNROLL for (int b = 0; b < P; ++b) {
-			double s = 0.0;
-			bool first = true;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) {
-				if (SINEW_POINT_ZERO(PT, k, b)) continue;
-				double t = n->d[a][k] * n->h[k][b];
-				s = first ? t : s + t;
-				first = false;
-			}
-			x[a][b] = s;
-		}
-	SINEW_UNROLL for (int a = 0; a < P; ++a)
-		SINEW_UNROLL for (int b = 0; b < P; ++b) {
-			double s = 0.0;
-			bool first = true;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) {
-				if (SINEW_POINT_ZERO(PT, k, a)) continue;
-				double t = n->h[k][a] * x[k][b];
-				s = first ? t : s + t;
-				first = false;
-			}
-			p->d[a][b] -= s;
-		}
+	eliminate_1(n->d, n->h, p->d, N, P, PT);
 }
 
 SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
@@ -591,17 +542,11 @@ static void load_turn(const sinew_world *w, int32_t i)
 
 static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end);
 
-/* The factorisation, leaves first; a tree with a common turn (common_turn) solves for it in the same
- * walk up (the same operations in the same order as a separate pass up: the same result to the bit)
- * and common_turn_prepare walks down. */
-static void factor_range(sinew_world *w, int32_t begin, int32_t end)
+/* The factorisation's walk up a range of whole trees, leaves first; a tree with a common turn
+ * (common_turn) solves for it in the same walk up (the same operations in the same order as a separate
+ * pass up: the same result to the bit) and common_turn_prepare walks down. */
+static void factor_walk(sinew_world *w, int32_t begin, int32_t end)
 {
-	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
-	for (int32_t i = begin; i < end; ++i) {
-		fill_blocks(w, &w->tree_nodes[i]);
-		w->tree_nodes[i].stale = false;
-		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
-	}
 	/* parents were created before their children: walking backwards eliminates leaves first */
 	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
@@ -611,6 +556,146 @@ static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 		if (turns_together(w, n)) SINEW_TREE_DISPATCH(eliminate_with_turn, n, p)
 		else SINEW_TREE_DISPATCH(eliminate_block, n, p)
 	}
+}
+
+/* Trees of one shape factored together, one per SIMD lane (issue 14): 2 with SSE2 (any x86-64), 4 with
+ * AVX where the CPU has it (the contacts' choice, sinew_contacts_wide_simd). The kernels are
+ * joint_tree_kernel.h's, each lane doing a tree's scalar operations in the same order, so every
+ * tree's factorisation is the same to the bit as factor_walk's. A group's blocks are gathered from
+ * its trees' nodes into the lanes and scattered back around each node's kernel. */
+#if defined(__GNUC__)
+#define TREE_WIDE 1
+typedef double sinew_lane2 __attribute__((vector_size(16)));
+typedef int64_t sinew_mask2 __attribute__((vector_size(16)));
+static inline sinew_lane2 recip0_2(sinew_lane2 x)
+{
+	return (sinew_lane2)((sinew_mask2)(1.0 / x) & (x != 0.0)); /* 1 / 0 is masked: no trap is enabled */
+}
+#define TREE_T sinew_lane2
+#define TREE_K(name) name##_2
+#define TREE_ZERO ((sinew_lane2){0.0, 0.0})
+#define TREE_RECIP0(x) recip0_2(x)
+#define TREE_LANES 2
+#define TREE_BUILD(at) ((sinew_lane2){at(0), at(1)})
+#include "joint_tree_kernel.h"
+#else
+#define TREE_WIDE 0
+#endif
+
+#if TREE_WIDE && !defined(__clang__) && defined(__x86_64__) && defined(__SSE2__)
+#define TREE_AVX 1
+#pragma GCC push_options
+#pragma GCC target("avx")
+typedef double sinew_lane4 __attribute__((vector_size(32)));
+typedef int64_t sinew_mask4 __attribute__((vector_size(32)));
+static inline sinew_lane4 recip0_4(sinew_lane4 x)
+{
+	return (sinew_lane4)((sinew_mask4)(1.0 / x) & (x != 0.0));
+}
+#define TREE_T sinew_lane4
+#define TREE_K(name) name##_4
+#define TREE_ZERO ((sinew_lane4){0.0, 0.0, 0.0, 0.0})
+#define TREE_RECIP0(x) recip0_4(x)
+#define TREE_LANES 4
+#define TREE_BUILD(at) ((sinew_lane4){at(0), at(1), at(2), at(3)})
+#include "joint_tree_kernel.h"
+#pragma GCC pop_options
+#else
+#define TREE_AVX 0
+#endif
+
+#if TREE_WIDE
+/* The node's parent counted from its tree's first node, begin (-1: a root) */
+static inline int32_t parent_at(const sinew_tree_node *n, int32_t begin)
+{
+	return n->parent < 0 ? -1 : n->parent - begin;
+}
+
+/* Whether two trees of `size` nodes starting at a and b are factored with the same operations: each
+ * node's parent (from its tree's first node), size and point block */
+static bool same_shape(const sinew_tree_node *nodes, int32_t a, int32_t b, int32_t size)
+{
+	for (int32_t i = 0; i < size; ++i) {
+		const sinew_tree_node *x = &nodes[a + i], *y = &nodes[b + i];
+		if (parent_at(x, a) != parent_at(y, b) || x->dim != y->dim || x->point != y->point) return false;
+	}
+	return true;
+}
+
+/* Trees of one shape waiting for a full group */
+typedef struct tree_group {
+	int32_t size;
+	int count;
+	bool turn;
+	int32_t begin[4];
+} tree_group;
+
+static void factor_group(sinew_world *w, tree_group *g, int lanes)
+{
+	if (g->count == 1) {
+		factor_walk(w, g->begin[0], g->begin[0] + g->size);
+		return;
+	}
+#if TREE_AVX
+	if (lanes == 4) {
+		for (int l = g->count; l < 4; ++l) g->begin[l] = g->begin[0]; /* a spare lane repeats the first tree */
+		factor_group_4(w->tree_nodes, g->begin, g->size, g->turn);
+		return;
+	}
+#endif
+	(void)lanes;
+	factor_group_2(w->tree_nodes, g->begin, g->size, g->turn);
+}
+
+#define TREE_OPEN_GROUPS 8
+
+static void factor_lanes(sinew_world *w, int32_t begin, int32_t end)
+{
+	int lanes = TREE_AVX && w->wide_simd != SINEW_WIDE_FOUR ? 4 : 2;
+	tree_group open[TREE_OPEN_GROUPS];
+	int open_count = 0;
+	const sinew_tree_node *nodes = w->tree_nodes;
+	for (int32_t b = begin; b < end;) {
+		const sinew_tree_range *r = &w->tree_ranges[nodes[b].tree];
+		int32_t size = r->end - r->begin;
+		bool turn = r->turn_sum > 0.0;
+		int g = 0;
+		while (g < open_count && !(open[g].size == size && open[g].turn == turn && same_shape(nodes, open[g].begin[0], b, size)))
+			++g;
+		if (g == open_count) {
+			if (open_count == TREE_OPEN_GROUPS) { /* the oldest group goes as it is */
+				factor_group(w, &open[0], lanes);
+				open[0] = open[--open_count];
+				g = open_count;
+			}
+			open[g] = (tree_group){size, 0, turn, {0}};
+			++open_count;
+		}
+		open[g].begin[open[g].count++] = b;
+		if (open[g].count == lanes) {
+			factor_group(w, &open[g], lanes);
+			open[g] = open[--open_count];
+		}
+		b = r->end;
+	}
+	for (int g = 0; g < open_count; ++g) factor_group(w, &open[g], lanes);
+}
+#endif
+
+/* The factorisation of a range of whole trees */
+static void factor_range(sinew_world *w, int32_t begin, int32_t end)
+{
+	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
+	for (int32_t i = begin; i < end; ++i) {
+		fill_blocks(w, &w->tree_nodes[i]);
+		w->tree_nodes[i].stale = false;
+		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
+	}
+#if TREE_WIDE
+	if (begin < end && w->tree_ranges[w->tree_nodes[begin].tree].end < end) factor_lanes(w, begin, end);
+	else
+#endif
+		factor_walk(w, begin, end);
 	common_turn_prepare(w, begin, end);
 }
 
@@ -887,23 +972,7 @@ static inline void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool
  * products is one pass over the whole tree). */
 SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
-	double z[3] = {0.0, 0.0, 0.0};
-	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = n->d[a][0] * n->y[0];
-		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * n->y[k];
-		z[a] = s;
-	}
-	SINEW_UNROLL for (int b = 0; b < P; ++b) {
-		double s = 0.0;
-		bool first = true;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) {
-			if (SINEW_POINT_ZERO(PT, k, b)) continue;
-			double t = n->h[k][b] * z[k];
-			s = first ? t : s + t;
-			first = false;
-		}
-		p->y[b] -= s;
-	}
+	up_1(n->d, n->h, n->y, p->y, N, P, PT);
 }
 
 SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
