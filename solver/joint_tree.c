@@ -1703,12 +1703,16 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 	/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound */
 	sinew_tree_pass pass = {0.0f, false, true, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
+	if (!factored) { /* every tree's active set started, then all factored in one call: trees of one shape
+	                  * together (factor_lanes). A tree's start reads only its own rows, so the same bits. */
+		for (int t = 0; t < trees; ++t)
+			if (w->tree_ranges[t].has_limits) start_position_limits(w, &w->tree_ranges[t], &pass);
+		factor_range(w, 0, (int32_t)stbds_arrlen(w->tree_nodes));
+	}
 	for (int t = 0; t < trees; ++t) {
 		const sinew_tree_range *r = &w->tree_ranges[t];
 		int32_t begin = r->begin, end = r->end;
-		bool changed = r->has_limits && start_position_limits(w, r, &pass);
-		if (!factored) factor_range(w, begin, end);
-		else if (changed) refactor_stale(w, begin, end);
+		if (factored && r->has_limits && start_position_limits(w, r, &pass)) refactor_stale(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, &pass);
 		if (r->has_limits) settle_limits(w, r, &pass);
 	}
