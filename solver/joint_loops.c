@@ -536,6 +536,19 @@ static void pack_trees(sinew_world *w)
 	}
 	int32_t bodies = (int32_t)stbds_arrlen(w->loop_pack);
 	stbds_arrsetlen(w->loop_pack_y, 3 * (bodies + 1));
+	/* the common turn's entries in loop_pack's order, and where each tree's bodies begin there (a
+	 * tree's bodies are together), so the products read neither the tree nodes nor tree_turn */
+	stbds_arrsetlen(w->loop_pack_turn, 4 * bodies);
+	stbds_arrsetlen(w->loop_pack_trees, 0);
+	for (int32_t k = 0; k < bodies; ++k) {
+		int32_t node = w->loop_pack[k].node, tree = w->tree_nodes[node].tree;
+		for (int c = 0; c < 4; ++c) w->loop_pack_turn[4 * k + c] = w->tree_turn[4 * node + c];
+		if (k == 0 || tree != w->tree_nodes[w->loop_pack[k - 1].node].tree) {
+			stbds_arrput(w->loop_pack_trees, k);
+			stbds_arrput(w->loop_pack_trees, tree);
+		}
+	}
+	stbds_arrput(w->loop_pack_trees, bodies);
 	/* per row: its two ends' places (a fixed end: the spare place after the bodies, see
 	 * loop_product_packed), then 2 if the next row has the same ends (a joint's point rows, loaded and
 	 * read together), else 1 */
@@ -546,24 +559,6 @@ static void pack_trees(sinew_world *w)
 	for (int k = 0; k < count; ++k)
 		ends[3 * k + 2] = k + 1 < count && w->loop_nodes[2 * k + 2] == w->loop_nodes[2 * k] && w->loop_nodes[2 * k + 3] == w->loop_nodes[2 * k + 1] ? 2 : 1;
 	w->loop_pack_fresh = true;
-}
-
-/* The common turn of each tree's stiffness taken out of the folded spread, as sinew_tree_spread_range
- * does (joint_tree.c, common_turn): a tree's bodies are together in loop_pack. */
-static void common_turn_packed(const sinew_world *w, double *y, int bodies)
-{
-	const sinew_loop_node *pack = w->loop_pack;
-	for (int k0 = 0, k1; k0 < bodies; k0 = k1) {
-		int32_t t = w->tree_nodes[pack[k0].node].tree;
-		for (k1 = k0 + 1; k1 < bodies && w->tree_nodes[pack[k1].node].tree == t;) ++k1;
-		const sinew_tree_range *r = &w->tree_ranges[t];
-		if (!(r->turn_sum > 0.0) || !(r->turn_den > 0.0)) continue;
-		double along = 0.0;
-		for (int k = k0; k < k1; ++k) along += w->tree_turn[4 * pack[k].node] * y[3 * k + 2];
-		double a = along / r->turn_den;
-		for (int k = k0; k < k1; ++k)
-			for (int c = 0; c < 3; ++c) y[3 * k + c] += a * w->tree_turn[4 * pack[k].node + 1 + c];
-	}
 }
 
 /* out = S p through the folded blocks (loop_product's answer, to rounding). A fixed end loads into and
@@ -602,23 +597,38 @@ static void loop_product_packed(sinew_world *w, const double *p, double *out)
 		yp[1] += q->a[3] * yn[0] + q->a[4] * yn[1] + q->a[5] * yn[2];
 		yp[2] += q->a[6] * yn[0] + q->a[7] * yn[1] + q->a[8] * yn[2];
 	}
-	for (int i = 0; i < bodies; ++i) {
-		const sinew_loop_node *q = &pack[i];
-		double *yn = &y[3 * i];
-		const double *b = q->b;
-		double u0 = yn[0], u1 = yn[1], u2 = yn[2];
-		double v0 = b[0] * u0 + b[1] * u1 + b[2] * u2;
-		double v1 = b[1] * u0 + b[3] * u1 + b[4] * u2;
-		double v2 = b[2] * u0 + b[4] * u1 + b[5] * u2;
-		if (q->parent >= 0) {
-			const double *yp = &y[3 * q->parent];
-			v0 += q->a[0] * yp[0] + q->a[3] * yp[1] + q->a[6] * yp[2];
-			v1 += q->a[1] * yp[0] + q->a[4] * yp[1] + q->a[7] * yp[2];
-			v2 += q->a[2] * yp[0] + q->a[5] * yp[1] + q->a[8] * yp[2];
+	/* down, a tree at a time (a body's parent is in its tree), with the common turn of the tree's
+	 * stiffness taken out as sinew_tree_spread_range does (joint_tree.c, common_turn): its sum along
+	 * the turn summed in the same walk, then its share of the turn's response added */
+	const int32_t *trees = w->loop_pack_trees;
+	const double *turn = w->loop_pack_turn;
+	for (int s = 0; trees[s] < bodies; s += 2) {
+		int32_t k0 = trees[s], k1 = trees[s + 2];
+		const sinew_tree_range *r = &w->tree_ranges[trees[s + 1]];
+		bool turns = r->turn_sum > 0.0 && r->turn_den > 0.0;
+		double along = 0.0;
+		for (int32_t i = k0; i < k1; ++i) {
+			const sinew_loop_node *q = &pack[i];
+			double *yn = &y[3 * i];
+			const double *b = q->b;
+			double u0 = yn[0], u1 = yn[1], u2 = yn[2];
+			double v0 = b[0] * u0 + b[1] * u1 + b[2] * u2;
+			double v1 = b[1] * u0 + b[3] * u1 + b[4] * u2;
+			double v2 = b[2] * u0 + b[4] * u1 + b[5] * u2;
+			if (q->parent >= 0) {
+				const double *yp = &y[3 * q->parent];
+				v0 += q->a[0] * yp[0] + q->a[3] * yp[1] + q->a[6] * yp[2];
+				v1 += q->a[1] * yp[0] + q->a[4] * yp[1] + q->a[7] * yp[2];
+				v2 += q->a[2] * yp[0] + q->a[5] * yp[1] + q->a[8] * yp[2];
+			}
+			yn[0] = v0, yn[1] = v1, yn[2] = v2;
+			if (turns) along += turn[4 * i] * v2;
 		}
-		yn[0] = v0, yn[1] = v1, yn[2] = v2;
+		if (!turns) continue;
+		double a = along / r->turn_den;
+		for (int32_t i = k0; i < k1; ++i)
+			for (int c = 0; c < 3; ++c) y[3 * i + c] += a * turn[4 * i + 1 + c];
 	}
-	common_turn_packed(w, y, bodies);
 	double *fixed = &y[3 * bodies];
 	fixed[0] = fixed[1] = fixed[2] = 0.0;
 	for (int k = 0; k < count;) {

@@ -344,6 +344,8 @@ typedef struct sinew_world {
 	int32_t *loop_pack_index;                /* each tree node's place in loop_pack (bodies of loop trees), else -1 */
 	bool *loop_needed;                       /* tree nodes whose inverse block the preconditioner needs */
 	int32_t *loop_pack_ends;                 /* loop_nodes as places in loop_pack, and runs of rows with the same ends */
+	double *loop_pack_turn;                  /* per place in loop_pack: its node's four tree_turn entries */
+	int32_t *loop_pack_trees;                /* per tree in loop_pack: its first place and its tree, then the end */
 	double *loop_increment;                  /* per loop row: what the last biased pass added (joint_loops.c) */
 	int32_t *loop_tree_joint;                /* per solver slot: the joint to its tree parent chosen by joint_loops.c (-2: any) */
 	int32_t *loop_tree_depth;                /* per solver slot: its distance from its tree's root (joint_loops.c) */
