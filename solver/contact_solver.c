@@ -62,7 +62,9 @@ static bool make_geometry(const sinew_world *w, const sinew_contact *c, int32_t 
 {
 	const sinew_body *ba = &w->bodies[c->edges[0].body], *bb = &w->bodies[c->edges[1].body];
 	sinew_vec2 nrm = c->manifold.normal;
-	sinew_vec2 offset_a = sinew_sub(ba->center, ba->xf.p), offset_b = sinew_sub(bb->center, bb->xf.p);
+	/* a body in the solver has its offset there, in the line the packing reads anyway */
+	sinew_vec2 offset_a = ia != 0 ? w->solver_bodies[ia].center_offset : sinew_sub(ba->center, ba->xf.p);
+	sinew_vec2 offset_b = ib != 0 ? w->solver_bodies[ib].center_offset : sinew_sub(bb->center, bb->xf.p);
 	int count = c->manifold.point_count;
 	for (int j = 0; j < count; ++j) {
 		const sinew_manifold_point *mp = &c->manifold.points[j];
@@ -163,6 +165,25 @@ static inline void prefetch_contact(const sinew_world *w, int32_t ci, size_t byt
 #endif
 }
 
+/* How many contacts ahead prepare's listing walk (a few instructions per contact, so further ahead)
+ * asks for the contact's first line, and for its bodies' solver slots and joint counts: the bodies
+ * later, so that the contact that names them has arrived. */
+#define LIST_PREFETCH 32
+#define BODY_PREFETCH 16
+
+/* The line of each of contact c's bodies that prepare reads (solver_index and joint_count): the
+ * awake contacts' bodies are anywhere in the body pool. */
+static inline void prefetch_bodies(const sinew_world *w, const sinew_contact *c)
+{
+#if defined(__GNUC__)
+	if (!c->in_use) return;
+	__builtin_prefetch(&w->bodies[c->edges[0].body].solver_index);
+	__builtin_prefetch(&w->bodies[c->edges[1].body].solver_index);
+#else
+	(void)w, (void)c;
+#endif
+}
+
 /* The step's contact constraints: the touching contacts of awake bodies are listed, coloured
  * (contact_wide.c), then each is built once, straight into its lane or its overflow place. */
 void sinew_contacts_prepare(sinew_world *w, float h)
@@ -181,7 +202,8 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 	sinew_index_set_flush(set);
 	int n = (int)stbds_arrlen(set->items);
 	for (int k = 0; k < n; ++k) {
-		if (k + CONTACT_PREFETCH < n) prefetch_contact(w, set->items[k + CONTACT_PREFETCH], offsetof(sinew_contact, shape_a));
+		if (k + LIST_PREFETCH < n) prefetch_contact(w, set->items[k + LIST_PREFETCH], offsetof(sinew_contact, shape_a));
+		if (k + BODY_PREFETCH < n) prefetch_bodies(w, &w->contacts[set->items[k + BODY_PREFETCH]]);
 		int32_t ci = set->items[k];
 		const sinew_contact *c = &w->contacts[ci];
 		if (!c->in_use || (c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;

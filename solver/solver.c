@@ -66,6 +66,7 @@ static void gather_bodies(sinew_world *w, float h)
 		}
 		sb.v = b->v;
 		sb.w = b->w;
+		sb.center_offset = sinew_sub(b->center, b->xf.p);
 		if (b->velocity_set) { /* shift a true velocity back by half a substep of forces */
 			sb.v = sinew_mul_sub(sb.v, 0.5f, sb.dv);
 			sb.w -= 0.5f * sb.dw;

@@ -147,7 +147,7 @@ typedef struct sinew_solver_body {
 	float dw;            /* angular velocity change per substep from torque */
 	float linear_keep;   /* velocity kept per substep under damping: 1 / (1 + h d) */
 	float angular_keep;
-	float unused[2];     /* to the line's end */
+	sinew_vec2 center_offset; /* centre of mass less the origin, world frame, at the start of the step (prepare reads it) */
 } sinew_solver_body;
 #define SINEW_SOLVER_BODY_ALIGN 64
 _Static_assert(sizeof(sinew_solver_body) == SINEW_SOLVER_BODY_ALIGN, "a solver body is one cache line");
