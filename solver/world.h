@@ -147,7 +147,7 @@ typedef struct sinew_solver_body {
 	float dw;            /* angular velocity change per substep from torque */
 	float linear_keep;   /* velocity kept per substep under damping: 1 / (1 + h d) */
 	float angular_keep;
-	float unused[2];     /* to the line's end */
+	sinew_vec2 center_offset; /* centre of mass less the origin, world frame, at the start of the step (prepare reads it) */
 } sinew_solver_body;
 #define SINEW_SOLVER_BODY_ALIGN 64
 _Static_assert(sizeof(sinew_solver_body) == SINEW_SOLVER_BODY_ALIGN, "a solver body is one cache line");
@@ -513,7 +513,8 @@ static inline void sinew_contact_store_point(sinew_contact *c, int j, float norm
  * each colour; pack writes one constraint into its lane; read copies a lane's state back (anchors,
  * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
 void sinew_contacts_colour(sinew_world *world);
-void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
+void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact *c, const sinew_push_constraint *pc,
+                              bool hold);
 /* The packed constraints' effective masses, four lanes at a time (after every pack of the step). */
 void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
