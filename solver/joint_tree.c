@@ -20,6 +20,7 @@
 #include "joint_tree.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* The blocks are small (a body 3, a joint 1 to 3 rows), and every pass over a tree is a run of 3x3
@@ -239,8 +240,7 @@ static void grow_trees(sinew_world *w)
 static double tree_mass(const sinew_world *w, const sinew_tree_range *r)
 {
 	double mass = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i)
-		if (w->tree_nodes[i].is_body) mass += 1.0 / (double)w->solver_bodies[w->tree_nodes[i].ref].inv_mass;
+	for (int32_t k = r->bodies; k < r->joints; ++k) mass += 1.0 / (double)w->solver_bodies[w->tree_nodes[w->tree_lists[k]].ref].inv_mass;
 	return mass;
 }
 
@@ -381,6 +381,46 @@ static void tree_reuse(sinew_world *w)
 	}
 }
 
+/* The tree's nodes by kind, each in node order (sinew_tree_range.bodies): the body nodes, the joint
+ * nodes, the joint nodes with limits. Most passes read one kind, and walking the whole run to skip the
+ * others was most of the cost of the scans of the limits' active set (settle_limits), of the state kept
+ * before a velocity solve and of the projection's walks over the bodies (docs/benchmarks.md, "Session
+ * 10: tree control flow"). The same nodes in the same order: every sum is made as before. */
+static void list_nodes(sinew_world *w, sinew_tree_range *r)
+{
+	r->bodies = (int32_t)stbds_arrlen(w->tree_lists);
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (w->tree_nodes[i].is_body) stbds_arrput(w->tree_lists, i);
+	r->joints = (int32_t)stbds_arrlen(w->tree_lists);
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (!w->tree_nodes[i].is_body) stbds_arrput(w->tree_lists, i);
+	r->limits = (int32_t)stbds_arrlen(w->tree_lists);
+	for (int32_t i = r->begin; i < r->end; ++i)
+		if (!w->tree_nodes[i].is_body && w->tree_nodes[i].has_limits) stbds_arrput(w->tree_lists, i);
+	r->lists_end = (int32_t)stbds_arrlen(w->tree_lists);
+}
+
+/* Each tree is a run of nodes: its root (no parent), then everything up to the next root. Found when
+ * the trees are grown; kept trees keep their runs and lists. */
+static void find_ranges(sinew_world *w)
+{
+	stbds_arrsetlen(w->tree_ranges, 0);
+	stbds_arrsetlen(w->tree_lists, 0);
+	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
+	for (int32_t begin = 0, end; begin < count; begin = end) {
+		sinew_tree_range r = {0};
+		r.begin = end = begin;
+		do {
+			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
+			++end;
+		} while (end < count && w->tree_nodes[end].parent >= 0);
+		r.end = end;
+		list_nodes(w, &r);
+		for (int32_t i = begin; i < end; ++i) w->tree_nodes[i].tree = (int32_t)stbds_arrlen(w->tree_ranges);
+		stbds_arrput(w->tree_ranges, r);
+	}
+}
+
 void sinew_joint_tree_build(sinew_world *w)
 {
 	if (grown_from_same(w)) {
@@ -389,22 +429,17 @@ void sinew_joint_tree_build(sinew_world *w)
 		grow_trees(w);
 		mark_point_blocks(w);
 		note_growth(w);
+		find_ranges(w);
 	}
-	/* Each tree is a run of nodes: its root (no parent), then everything up to the next root */
-	stbds_arrsetlen(w->tree_ranges, 0);
+	/* A tree's run, limits and lists kept; every other field starts from zero each step: the mass found
+	 * again (a body's may be set between steps), the rest by the passes. */
+	int trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		const sinew_tree_range *r = &w->tree_ranges[t];
+		w->tree_ranges[t] = (sinew_tree_range){.begin = r->begin, .end = r->end, .has_limits = r->has_limits, .mass = tree_mass(w, r),
+		                                       .bodies = r->bodies, .joints = r->joints, .limits = r->limits, .lists_end = r->lists_end};
+	}
 	int32_t count = (int32_t)stbds_arrlen(w->tree_nodes);
-	for (int32_t begin = 0, end; begin < count; begin = end) {
-		sinew_tree_range r = {begin, begin, 0.0, 0.0, false, false, false, false, false, false, false, false, 0.0, 0.0};
-		end = begin;
-		do {
-			r.has_limits = r.has_limits || w->tree_nodes[end].has_limits;
-			++end;
-		} while (end < count && w->tree_nodes[end].parent >= 0);
-		r.end = end;
-		r.mass = tree_mass(w, &r);
-		for (int32_t i = begin; i < end; ++i) w->tree_nodes[i].tree = (int32_t)stbds_arrlen(w->tree_ranges);
-		stbds_arrput(w->tree_ranges, r);
-	}
 	stbds_arrsetlen(w->tree_keep, count);
 	stbds_arrsetlen(w->tree_turn, 4 * count);
 	forget_changed_roles(w);
@@ -412,46 +447,21 @@ void sinew_joint_tree_build(sinew_world *w)
 	sinew_joint_tree_mark_energy(w);
 }
 
-/* In-place inverse of a symmetric block of size 1..3 (inlined with its size known: invert_pivot). */
-static inline void invert(double m[3][3], const int n)
-{
-	if (n == 1) {
-		m[0][0] = m[0][0] != 0.0 ? 1.0 / m[0][0] : 0.0;
-		return;
-	}
-	if (n == 2) {
-		double det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-		double inv = det != 0.0 ? 1.0 / det : 0.0;
-		double a = m[0][0];
-		m[0][0] = m[1][1] * inv;
-		m[1][1] = a * inv;
-		m[0][1] = -m[0][1] * inv;
-		m[1][0] = -m[1][0] * inv;
-		return;
-	}
-	double c[3][3];
-	c[0][0] = m[1][1] * m[2][2] - m[1][2] * m[2][1];
-	c[0][1] = m[0][2] * m[2][1] - m[0][1] * m[2][2];
-	c[0][2] = m[0][1] * m[1][2] - m[0][2] * m[1][1];
-	c[1][0] = m[1][2] * m[2][0] - m[1][0] * m[2][2];
-	c[1][1] = m[0][0] * m[2][2] - m[0][2] * m[2][0];
-	c[1][2] = m[0][2] * m[1][0] - m[0][0] * m[1][2];
-	c[2][0] = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-	c[2][1] = m[0][1] * m[2][0] - m[0][0] * m[2][1];
-	c[2][2] = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-	double det = m[0][0] * c[0][0] + m[0][1] * c[1][0] + m[0][2] * c[2][0];
-	double inv = det != 0.0 ? 1.0 / det : 0.0;
-	SINEW_UNROLL for (int i = 0; i < 3; ++i)
-		SINEW_UNROLL for (int k = 0; k < 3; ++k) m[i][k] = c[i][k] * inv;
-}
+/* The numeric kernels, for one tree (solver/joint_tree_kernel.h; factor_lanes below runs them on
+ * several trees at once) */
+#define TREE_T double
+#define TREE_K(name) name##_1
+#define TREE_ZERO 0.0
+#define TREE_RECIP0(x) ((x) != 0.0 ? 1.0 / (x) : 0.0)
+#include "joint_tree_kernel.h"
 
 static void invert_pivot(sinew_tree_node *n)
 {
 	switch (n->dim) {
-	case 3: invert(n->d, 3); return;
-	case 2: invert(n->d, 2); return;
-	case 1: invert(n->d, 1); return;
-	default: invert(n->d, n->dim); return;
+	case 3: invert_1(n->d, 3); return;
+	case 2: invert_1(n->d, 2); return;
+	case 1: invert_1(n->d, 1); return;
+	default: invert_1(n->d, n->dim); return;
 	}
 }
 
@@ -500,35 +510,10 @@ SINEW_TREE_KERNEL void fill_blocks(sinew_world *w, sinew_tree_node *n)
 	}
 }
 
-/* The parent's pivot less the node's eliminated block, H^T D^-1 H, with the sizes known when
- * compiled (SINEW_UNROLL, above; N the node's, P its parent's). */
-SINEW_TREE_KERNEL void eliminate_block(const sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
+/* The parent's pivot less the node's eliminated block, H^T D^-1 H (N the node's size, P its parent's) */
+SINEW_TREE_KERNEL void eliminate_block(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
-	double x[3][3] = {{0.0}}; /* D_n^-1 H(n, p) */
-	SINEW_UNROLL for (int a = 0; a < N; ++a)
-		SINEW_UNROLL for (int b = 0; b < P; ++b) {
-			double s = 0.0;
-			bool first = true;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) {
-				if (SINEW_POINT_ZERO(PT, k, b)) continue;
-				double t = n->d[a][k] * n->h[k][b];
-				s = first ? t : s + t;
-				first = false;
-			}
-			x[a][b] = s;
-		}
-	SINEW_UNROLL for (int a = 0; a < P; ++a)
-		SINEW_UNROLL for (int b = 0; b < P; ++b) {
-			double s = 0.0;
-			bool first = true;
-			SINEW_UNROLL for (int k = 0; k < N; ++k) {
-				if (SINEW_POINT_ZERO(PT, k, a)) continue;
-				double t = n->h[k][a] * x[k][b];
-				s = first ? t : s + t;
-				first = false;
-			}
-			p->d[a][b] -= s;
-		}
+	eliminate_1(n->d, n->h, p->d, N, P, PT);
 }
 
 SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT);
@@ -557,17 +542,11 @@ static void load_turn(const sinew_world *w, int32_t i)
 
 static void common_turn_prepare(sinew_world *w, int32_t begin, int32_t end);
 
-/* The factorisation, leaves first; a tree with a common turn (common_turn) solves for it in the same
- * walk up (the same operations in the same order as a separate pass up: the same result to the bit)
- * and common_turn_prepare walks down. */
-static void factor_range(sinew_world *w, int32_t begin, int32_t end)
+/* The factorisation's walk up a range of whole trees, leaves first; a tree with a common turn
+ * (common_turn) solves for it in the same walk up (the same operations in the same order as a separate
+ * pass up: the same result to the bit) and common_turn_prepare walks down. */
+static void factor_walk(sinew_world *w, int32_t begin, int32_t end)
 {
-	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
-	for (int32_t i = begin; i < end; ++i) {
-		fill_blocks(w, &w->tree_nodes[i]);
-		w->tree_nodes[i].stale = false;
-		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
-	}
 	/* parents were created before their children: walking backwards eliminates leaves first */
 	for (int32_t i = end - 1; i >= begin; --i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
@@ -577,6 +556,146 @@ static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 		if (turns_together(w, n)) SINEW_TREE_DISPATCH(eliminate_with_turn, n, p)
 		else SINEW_TREE_DISPATCH(eliminate_block, n, p)
 	}
+}
+
+/* Trees of one shape factored together, one per SIMD lane (issue 14): 2 with SSE2 (any x86-64), 4 with
+ * AVX where the CPU has it (the contacts' choice, sinew_contacts_wide_simd). The kernels are
+ * joint_tree_kernel.h's, each lane doing a tree's scalar operations in the same order, so every
+ * tree's factorisation is the same to the bit as factor_walk's. A group's blocks are gathered from
+ * its trees' nodes into the lanes and scattered back around each node's kernel. */
+#if defined(__GNUC__)
+#define TREE_WIDE 1
+typedef double sinew_lane2 __attribute__((vector_size(16)));
+typedef int64_t sinew_mask2 __attribute__((vector_size(16)));
+static inline sinew_lane2 recip0_2(sinew_lane2 x)
+{
+	return (sinew_lane2)((sinew_mask2)(1.0 / x) & (x != 0.0)); /* 1 / 0 is masked: no trap is enabled */
+}
+#define TREE_T sinew_lane2
+#define TREE_K(name) name##_2
+#define TREE_ZERO ((sinew_lane2){0.0, 0.0})
+#define TREE_RECIP0(x) recip0_2(x)
+#define TREE_LANES 2
+#define TREE_BUILD(at) ((sinew_lane2){at(0), at(1)})
+#include "joint_tree_kernel.h"
+#else
+#define TREE_WIDE 0
+#endif
+
+#if TREE_WIDE && !defined(__clang__) && defined(__x86_64__) && defined(__SSE2__)
+#define TREE_AVX 1
+#pragma GCC push_options
+#pragma GCC target("avx")
+typedef double sinew_lane4 __attribute__((vector_size(32)));
+typedef int64_t sinew_mask4 __attribute__((vector_size(32)));
+static inline sinew_lane4 recip0_4(sinew_lane4 x)
+{
+	return (sinew_lane4)((sinew_mask4)(1.0 / x) & (x != 0.0));
+}
+#define TREE_T sinew_lane4
+#define TREE_K(name) name##_4
+#define TREE_ZERO ((sinew_lane4){0.0, 0.0, 0.0, 0.0})
+#define TREE_RECIP0(x) recip0_4(x)
+#define TREE_LANES 4
+#define TREE_BUILD(at) ((sinew_lane4){at(0), at(1), at(2), at(3)})
+#include "joint_tree_kernel.h"
+#pragma GCC pop_options
+#else
+#define TREE_AVX 0
+#endif
+
+#if TREE_WIDE
+/* The node's parent counted from its tree's first node, begin (-1: a root) */
+static inline int32_t parent_at(const sinew_tree_node *n, int32_t begin)
+{
+	return n->parent < 0 ? -1 : n->parent - begin;
+}
+
+/* Whether two trees of `size` nodes starting at a and b are factored with the same operations: each
+ * node's parent (from its tree's first node), size and point block */
+static bool same_shape(const sinew_tree_node *nodes, int32_t a, int32_t b, int32_t size)
+{
+	for (int32_t i = 0; i < size; ++i) {
+		const sinew_tree_node *x = &nodes[a + i], *y = &nodes[b + i];
+		if (parent_at(x, a) != parent_at(y, b) || x->dim != y->dim || x->point != y->point) return false;
+	}
+	return true;
+}
+
+/* Trees of one shape waiting for a full group */
+typedef struct tree_group {
+	int32_t size;
+	int count;
+	bool turn;
+	int32_t begin[4];
+} tree_group;
+
+static void factor_group(sinew_world *w, tree_group *g, int lanes)
+{
+	if (g->count == 1) {
+		factor_walk(w, g->begin[0], g->begin[0] + g->size);
+		return;
+	}
+#if TREE_AVX
+	if (lanes == 4) {
+		for (int l = g->count; l < 4; ++l) g->begin[l] = g->begin[0]; /* a spare lane repeats the first tree */
+		factor_group_4(w->tree_nodes, g->begin, g->size, g->turn);
+		return;
+	}
+#endif
+	(void)lanes;
+	factor_group_2(w->tree_nodes, g->begin, g->size, g->turn);
+}
+
+#define TREE_OPEN_GROUPS 8
+
+static void factor_lanes(sinew_world *w, int32_t begin, int32_t end)
+{
+	int lanes = TREE_AVX && w->wide_simd != SINEW_WIDE_FOUR ? 4 : 2;
+	tree_group open[TREE_OPEN_GROUPS];
+	int open_count = 0;
+	const sinew_tree_node *nodes = w->tree_nodes;
+	for (int32_t b = begin; b < end;) {
+		const sinew_tree_range *r = &w->tree_ranges[nodes[b].tree];
+		int32_t size = r->end - r->begin;
+		bool turn = r->turn_sum > 0.0;
+		int g = 0;
+		while (g < open_count && !(open[g].size == size && open[g].turn == turn && same_shape(nodes, open[g].begin[0], b, size)))
+			++g;
+		if (g == open_count) {
+			if (open_count == TREE_OPEN_GROUPS) { /* the oldest group goes as it is */
+				factor_group(w, &open[0], lanes);
+				open[0] = open[--open_count];
+				g = open_count;
+			}
+			open[g] = (tree_group){size, 0, turn, {0}};
+			++open_count;
+		}
+		open[g].begin[open[g].count++] = b;
+		if (open[g].count == lanes) {
+			factor_group(w, &open[g], lanes);
+			open[g] = open[--open_count];
+		}
+		b = r->end;
+	}
+	for (int g = 0; g < open_count; ++g) factor_group(w, &open[g], lanes);
+}
+#endif
+
+/* The factorisation of a range of whole trees */
+static void factor_range(sinew_world *w, int32_t begin, int32_t end)
+{
+	w->loop_pack_fresh = false; /* the loops' copy of the factorisation (joint_loops.c) */
+	for (int32_t i = begin; i < end; ++i) {
+		fill_blocks(w, &w->tree_nodes[i]);
+		w->tree_nodes[i].stale = false;
+		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
+	}
+#if TREE_WIDE
+	if (begin < end && w->tree_ranges[w->tree_nodes[begin].tree].end < end) factor_lanes(w, begin, end);
+	else
+#endif
+		factor_walk(w, begin, end);
 	common_turn_prepare(w, begin, end);
 }
 
@@ -625,14 +744,14 @@ static void refactor_stale(sinew_world *w, int32_t begin, int32_t end)
 	common_turn_prepare(w, begin, end);
 }
 
-/* A stiffness k on the turning of the body in `slot`; internal: from a joint to another body of its
- * tree (see common_turn). */
-static void add_stiffness(sinew_world *w, int32_t slot, double k, bool internal)
+/* A stiffness k on the turning of the body in `slot`, at tree node `node` (-1: in no tree); internal:
+ * from a joint to another body of its tree (see common_turn). */
+SINEW_TREE_KERNEL void add_stiffness(sinew_world *w, int32_t slot, int32_t node, double k, bool internal)
 {
-	int32_t node = slot > 0 ? w->tree_body_node[slot] : -1;
 	if (node < 0 || !(k > 0.0)) return;
-	w->tree_nodes[node].stiffness += k;
-	sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[node].tree];
+	sinew_tree_node *n = &w->tree_nodes[node];
+	n->stiffness += k;
+	sinew_tree_range *r = &w->tree_ranges[n->tree];
 	r->stiff = true;
 	if (!internal || w->solver_bodies[slot].inv_inertia == 0.0f) return;
 	w->tree_turn[4 * node] += k;
@@ -653,7 +772,7 @@ static void add_stiffness(sinew_world *w, int32_t slot, double k, bool internal)
  * pins (two trees), or where the two halves of a bridge strung under a beam meet, tore apart
  * (tests/test_joint_loops.c). Their stiffness goes to the pivot blocks of both of their bodies, like
  * a tree joint's; loop_apply turns with the same stiffened inertia, so S stays symmetric. */
-static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const sinew_row_constraint *y, float h)
+SINEW_TREE_KERNEL void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const sinew_row_constraint *y, float h)
 {
 	if (x->row.point != 1 || y->row.point != 2) return;
 	double lx = x->impulse, ly = y->impulse;
@@ -661,24 +780,29 @@ static void point_stiffness(sinew_world *w, const sinew_row_constraint *x, const
 	double kb = (double)y->row.jb[2] * lx - (double)x->row.jb[2] * ly;
 	int32_t na = x->body_a > 0 ? w->tree_body_node[x->body_a] : -1, nb = x->body_b > 0 ? w->tree_body_node[x->body_b] : -1;
 	bool internal = na >= 0 && nb >= 0 && w->tree_nodes[na].tree == w->tree_nodes[nb].tree;
-	add_stiffness(w, x->body_a, (double)h * fabs(ka), internal);
-	add_stiffness(w, x->body_b, (double)h * fabs(kb), internal);
+	add_stiffness(w, x->body_a, na, (double)h * fabs(ka), internal);
+	add_stiffness(w, x->body_b, nb, (double)h * fabs(kb), internal);
 }
 
 static void geometric_stiffness(sinew_world *w, float h)
 {
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) w->tree_nodes[i].stiffness = w->tree_turn[4 * i] = 0.0;
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	for (int t = 0; t < trees; ++t) {
-		w->tree_ranges[t].stiff = w->tree_ranges[t].solved = false;
-		w->tree_ranges[t].turn_sum = 0.0;
+		sinew_tree_range *r = &w->tree_ranges[t];
+		r->stiff = r->solved = false;
+		r->turn_sum = 0.0;
+		/* only a body node's are read (fill_blocks, common_turn) */
+		for (int32_t q = r->bodies; q < r->joints; ++q) {
+			int32_t i = w->tree_lists[q];
+			w->tree_nodes[i].stiffness = w->tree_turn[4 * i] = 0.0;
+		}
 	}
 	if (h <= 0.0f) return;
-	for (int i = 0; i < count; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
-		for (int r = 0; r + 1 < n->rigid; ++r) point_stiffness(w, &w->joint_rows[n->rows[r]], &w->joint_rows[n->rows[r + 1]], h);
+	for (int t = 0; t < trees; ++t) {
+		for (int32_t q = w->tree_ranges[t].joints; q < w->tree_ranges[t].limits; ++q) {
+			const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
+			for (int r = 0; r + 1 < n->rigid; ++r) point_stiffness(w, &w->joint_rows[n->rows[r]], &w->joint_rows[n->rows[r + 1]], h);
+		}
 	}
 	/* a joint's loop rows are consecutive (collect_loop_rows) */
 	int loops = (int)stbds_arrlen(w->loop_rows);
@@ -691,19 +815,20 @@ void sinew_joint_tree_factor(sinew_world *w, float h)
 	geometric_stiffness(w, h);
 	/* A limit stays in its block from one substep to the next while it still pushes, like a resting
 	 * contact (it is warm started then); one that stopped pushing leaves it, and so does its push. */
-	int count = (int)stbds_arrlen(w->tree_nodes);
-	for (int i = 0; i < count; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body || !n->has_limits) continue;
-		int32_t kept = n->dim > n->rigid && w->joint_rows[n->rows[n->dim - 1]].impulse > 0.0f ? n->rows[n->dim - 1] : -1;
-		n->dim = n->rigid;
-		for (int r = 0; r < n->row_count; ++r) {
-			sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
-			if (!rc->tree_owned) continue;
-			rc->in_tree = n->first_row + r == kept;
-			if (!rc->in_tree) rc->impulse = 0.0f;
+	int count = (int)stbds_arrlen(w->tree_nodes), trees = (int)stbds_arrlen(w->tree_ranges);
+	for (int t = 0; t < trees; ++t) {
+		for (int32_t k = w->tree_ranges[t].limits; k < w->tree_ranges[t].lists_end; ++k) {
+			sinew_tree_node *n = &w->tree_nodes[w->tree_lists[k]];
+			int32_t kept = n->dim > n->rigid && w->joint_rows[n->rows[n->dim - 1]].impulse > 0.0f ? n->rows[n->dim - 1] : -1;
+			n->dim = n->rigid;
+			for (int r = 0; r < n->row_count; ++r) {
+				sinew_row_constraint *rc = &w->joint_rows[n->first_row + r];
+				if (!rc->tree_owned) continue;
+				rc->in_tree = n->first_row + r == kept;
+				if (!rc->in_tree) rc->impulse = 0.0f;
+			}
+			if (kept >= 0) n->rows[n->dim++] = kept;
 		}
-		if (kept >= 0) n->rows[n->dim++] = kept;
 	}
 	factor_range(w, 0, count);
 	sinew_joint_loops_factor(w, h);
@@ -774,6 +899,21 @@ static inline bool limit_crossed(const sinew_row_constraint *rc, double along, s
 	return false;
 }
 
+/* Position: the correction found so far (in the body nodes' y) carries the joint past its bound
+ * (inline: the limits' scans ask it of every limit outside its block, each round). */
+static inline double correction_along(const sinew_world *w, const sinew_row_constraint *rc)
+{
+	double s = 0.0;
+	const int32_t slots[2] = {rc->body_a, rc->body_b};
+	const float *parts[2] = {rc->row.ja, rc->row.jb};
+	for (int e = 0; e < 2; ++e) {
+		int32_t node = slots[e] > 0 ? w->tree_body_node[slots[e]] : -1;
+		if (node < 0) continue;
+		const double *y = w->tree_nodes[node].y;
+		s += (double)parts[e][0] * y[0] + (double)parts[e][1] * y[1] + (double)parts[e][2] * y[2];
+	}
+	return s;
+}
 /* The first of the joint's limits that the test finds crossed, or -1. A joint's limits are a pair
  * (sinew_rows_limit: lower, then upper), the upper's Jacobian the lower's negated, so its speed and
  * its share of a correction are the lower's negated, exactly (a sum of negated products is the
@@ -786,7 +926,7 @@ static inline int32_t crossed_limit(const sinew_world *w, const sinew_tree_node 
 	if (rc->eff_mass == 0.0f) return -1; /* the upper's is the same */
 	double along = 0.0;
 	if (test == SINEW_CROSSES_IN_SUBSTEP) along = (double)tree_row_speed(w->solver_bodies, rc);
-	else if (test == SINEW_CROSSED_AFTER_CORRECTION) along = sinew_tree_correction_along(w, rc);
+	else if (test == SINEW_CROSSED_AFTER_CORRECTION) along = correction_along(w, rc);
 	if (limit_crossed(rc, along, test, pass)) return lower;
 	if (n->limit_row + 1 < n->row_count && limit_crossed(rc + 1, -along, test, pass)) return lower + 1;
 	return -1;
@@ -832,23 +972,7 @@ static inline void apply_velocity(sinew_world *w, const sinew_tree_node *n, bool
  * products is one pass over the whole tree). */
 SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
-	double z[3] = {0.0, 0.0, 0.0};
-	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = n->d[a][0] * n->y[0];
-		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * n->y[k];
-		z[a] = s;
-	}
-	SINEW_UNROLL for (int b = 0; b < P; ++b) {
-		double s = 0.0;
-		bool first = true;
-		SINEW_UNROLL for (int k = 0; k < N; ++k) {
-			if (SINEW_POINT_ZERO(PT, k, b)) continue;
-			double t = n->h[k][b] * z[k];
-			s = first ? t : s + t;
-			first = false;
-		}
-		p->y[b] -= s;
-	}
+	up_1(n->d, n->h, n->y, p->y, N, P, PT);
 }
 
 SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
@@ -998,19 +1122,9 @@ void sinew_tree_spread_range(sinew_world *w, int32_t begin, int32_t end)
 	for (int32_t i = begin; i < end; ++i) common_turn(w, i, a);
 }
 
-/* Position: the correction found so far (in the body nodes' y) carries the joint past its bound. */
 double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constraint *rc)
 {
-	double s = 0.0;
-	const int32_t slots[2] = {rc->body_a, rc->body_b};
-	const float *parts[2] = {rc->row.ja, rc->row.jb};
-	for (int e = 0; e < 2; ++e) {
-		int32_t node = slots[e] > 0 ? w->tree_body_node[slots[e]] : -1;
-		if (node < 0) continue;
-		const double *y = w->tree_nodes[node].y;
-		s += (double)parts[e][0] * y[0] + (double)parts[e][1] * y[1] + (double)parts[e][2] * y[2];
-	}
-	return s;
+	return correction_along(w, rc);
 }
 
 /* Position: the block of every joint starts as the velocity passes left it, a joint with no limit in
@@ -1018,17 +1132,17 @@ double sinew_tree_correction_along(const sinew_world *w, const sinew_row_constra
  * any start: the limits' problem has a unique solution, below; from the velocity passes' they are
  * fewest, and the factorisation is kept more often). Returns whether any block changed (else the
  * factorisation of the velocity passes, which the last change of their active set left, still holds). */
-static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
+static bool start_position_limits(sinew_world *w, const sinew_tree_range *r, const sinew_tree_pass *pass)
 {
 	bool changed = false;
-	for (int32_t i = begin; i < end; ++i) {
+	for (int32_t k = r->limits; k < r->lists_end; ++k) {
+		int32_t i = w->tree_lists[k];
 		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body || !n->has_limits) continue;
 		if (n->dim > n->rigid) continue;
 		int32_t ri = crossed_limit(w, n, SINEW_CROSSED_NOW, pass);
 		if (ri < 0) continue;
 		add_limit(w, n, ri);
-		mark_stale(w, i, end);
+		mark_stale(w, i, r->end);
 		changed = true;
 	}
 	return changed;
@@ -1038,12 +1152,13 @@ static bool start_position_limits(sinew_world *w, int32_t begin, int32_t end, co
  * go (in a velocity pass its push is taken back too); else a limit outside it joins when the
  * velocities would carry the joint past its bound within the substep, or the position correction
  * found so far would. Returns whether anything changed. */
-static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
+static bool flip_limit(sinew_world *w, const sinew_tree_range *r, const sinew_tree_pass *pass)
 {
 	sinew_crossing crosses = pass->position ? SINEW_CROSSED_AFTER_CORRECTION : SINEW_CROSSES_IN_SUBSTEP;
-	for (int32_t i = begin; i < end; ++i) {
+	int32_t end = r->end;
+	for (int32_t k = r->limits; k < r->lists_end; ++k) {
+		int32_t i = w->tree_lists[k];
 		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
 		if (n->dim > n->rigid) {
 			sinew_row_constraint *rc = &w->joint_rows[n->rows[n->dim - 1]];
 			if (pass->position ? n->y[n->dim - 1] >= 0.0 : rc->impulse >= 0.0f) continue;
@@ -1068,12 +1183,12 @@ static bool flip_limit(sinew_world *w, int32_t begin, int32_t end, const sinew_t
 
 /* Change the active set one limit at a time, factoring and solving the tree again after each,
  * until it holds (see SINEW_TREE_MAX_ROUNDS). */
-static bool settle_limits(sinew_world *w, int32_t begin, int32_t end, const sinew_tree_pass *pass)
+static bool settle_limits(sinew_world *w, const sinew_tree_range *r, const sinew_tree_pass *pass)
 {
 	for (int round = 0; round < SINEW_TREE_MAX_ROUNDS; ++round) {
-		if (!flip_limit(w, begin, end, pass)) return true;
-		refactor_stale(w, begin, end);
-		sinew_tree_solve_range(w, begin, end, pass);
+		if (!flip_limit(w, r, pass)) return true;
+		refactor_stale(w, r->begin, r->end);
+		sinew_tree_solve_range(w, r->begin, r->end, pass);
 	}
 	return false;
 }
@@ -1152,11 +1267,10 @@ static void restore_tree(sinew_world *w, const sinew_tree_range *r)
 double sinew_tree_drive(const sinew_world *w, const sinew_tree_range *r)
 {
 	double u = 0.0, length = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i)
-		if (w->tree_nodes[i].is_body) length += 2.0 * (double)w->bodies[w->awake_bodies[w->tree_nodes[i].ref]].max_extent;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
+	for (int32_t q = r->bodies; q < r->joints; ++q)
+		length += 2.0 * (double)w->bodies[w->awake_bodies[w->tree_nodes[w->tree_lists[q]].ref]].max_extent;
+	for (int32_t q = r->bodies; q < r->joints; ++q) {
+		const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
 		int32_t bi = w->awake_bodies[n->ref];
 		for (int32_t ji = w->bodies[bi].joint_list; ji != SINEW_NULL_INDEX;) {
 			const sinew_joint *j = &w->joints[ji];
@@ -1183,10 +1297,8 @@ double sinew_gravity_step(const sinew_world *w, float h)
 double sinew_tree_kinetic(const sinew_world *w, const sinew_tree_range *r)
 {
 	double e = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
-		const sinew_solver_body *b = &w->solver_bodies[n->ref];
+	for (int32_t q = r->bodies; q < r->joints; ++q) {
+		const sinew_solver_body *b = &w->solver_bodies[w->tree_nodes[w->tree_lists[q]].ref];
 		e += kinetic(b, b->v.x, b->v.y, b->w);
 	}
 	return e;
@@ -1232,15 +1344,15 @@ static double note_answer(sinew_world *w, sinew_tree_range *r, bool use_bias)
 {
 	double e = 0.0;
 	bool to_close = false;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) {
-			const sinew_solver_body *b = &w->solver_bodies[n->ref];
-			velocity_into(n->solved, b);
-			e += kinetic(b, b->v.x, b->v.y, b->w);
-		} else if (use_bias && n->dim > n->rigid) {
-			to_close = to_close || w->joint_rows[n->rows[n->dim - 1]].row.c > 0.0f;
-		}
+	for (int32_t q = r->bodies; q < r->joints; ++q) {
+		sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
+		const sinew_solver_body *b = &w->solver_bodies[n->ref];
+		velocity_into(n->solved, b);
+		e += kinetic(b, b->v.x, b->v.y, b->w);
+	}
+	for (int32_t q = r->limits; use_bias && q < r->lists_end; ++q) {
+		const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
+		if (n->dim > n->rigid) to_close = to_close || w->joint_rows[n->rows[n->dim - 1]].row.c > 0.0f;
 	}
 	r->noted_to_close = to_close;
 	return e;
@@ -1278,8 +1390,10 @@ static bool kept_energy(const sinew_world *w, const sinew_tree_range *r, double 
 static bool damp_to_energy(sinew_world *w, sinew_tree_range *r, double e0, bool use_bias)
 {
 	double common = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i)
-		if (w->tree_nodes[i].is_body) common += w->tree_turn[4 * i] * (double)w->tree_keep[i].value[2];
+	for (int32_t q = r->bodies; q < r->joints; ++q) {
+		int32_t i = w->tree_lists[q];
+		common += w->tree_turn[4 * i] * (double)w->tree_keep[i].value[2];
+	}
 	common = r->turn_sum > 0.0 ? common / r->turn_sum : 0.0;
 	for (int32_t i = r->begin; i < r->end; ++i) {
 		sinew_tree_node *n = &w->tree_nodes[i];
@@ -1288,9 +1402,8 @@ static bool damp_to_energy(sinew_world *w, sinew_tree_range *r, double e0, bool 
 	}
 	sinew_tree_spread_range(w, r->begin, r->end);
 	double e1 = 0.0, cross = 0.0, square = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
+	for (int32_t q = r->bodies; q < r->joints; ++q) {
+		const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
 		const sinew_solver_body *b = &w->solver_bodies[n->ref];
 		double dw = b->inv_inertia > 0.0f ? n->y[2] : 0.0;
 		e1 += kinetic(b, b->v.x, b->v.y, b->w);
@@ -1321,7 +1434,7 @@ static void drop_stiffness(sinew_world *w, sinew_tree_range *r)
 static bool solve_tree(sinew_world *w, const sinew_tree_range *r, const sinew_tree_pass *pass)
 {
 	sinew_tree_solve_range(w, r->begin, r->end, pass);
-	return !r->has_limits || settle_limits(w, r->begin, r->end, pass);
+	return !r->has_limits || settle_limits(w, r, pass);
 }
 
 /* A relax pass solves the same problem as the biased pass before it, but for a limit in a block that
@@ -1344,9 +1457,8 @@ static void record_solve(sinew_tree_range *r)
 static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *r)
 {
 	if (!r->solved || r->solved_to_close || (r->has_loops && !w->loops_iterative)) return false;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
+	for (int32_t q = r->bodies; q < r->joints; ++q) {
+		const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
 		const sinew_solver_body *b = &w->solver_bodies[n->ref];
 		/* != also answers true for a NaN: such a tree is solved (and put back) again */
 		if (b->v.x != n->solved[0] || b->v.y != n->solved[1] || b->w != n->solved[2]) return false;
@@ -1418,8 +1530,10 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
 		if (!r->has_loops || !r->solved) continue;
-		for (int32_t i = r->begin; i < r->end; ++i)
-			if (w->tree_nodes[i].is_body) velocity_into(w->tree_nodes[i].solved, &w->solver_bodies[w->tree_nodes[i].ref]);
+		for (int32_t q = r->bodies; q < r->joints; ++q) {
+			sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
+			velocity_into(n->solved, &w->solver_bodies[n->ref]);
+		}
 	}
 }
 
@@ -1496,9 +1610,7 @@ static double potential(const sinew_world *w, int32_t slot)
 
 static sinew_body *tree_first_body(sinew_world *w, const sinew_tree_range *r)
 {
-	int32_t i = r->begin;
-	while (!w->tree_nodes[i].is_body) ++i;
-	return &w->bodies[w->awake_bodies[w->tree_nodes[i].ref]];
+	return &w->bodies[w->awake_bodies[w->tree_nodes[w->tree_lists[r->bodies]].ref]];
 }
 
 void sinew_joint_tree_mark_energy(sinew_world *w)
@@ -1507,9 +1619,8 @@ void sinew_joint_tree_mark_energy(sinew_world *w)
 	for (int t = 0; t < trees; ++t) {
 		sinew_tree_range *r = &w->tree_ranges[t];
 		double e = 0.0, k = 0.0;
-		for (int32_t i = r->begin; i < r->end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
-			if (!n->is_body) continue;
+		for (int32_t q = r->bodies; q < r->joints; ++q) {
+			const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
 			const sinew_solver_body *b = &w->solver_bodies[n->ref];
 			double kn = kinetic(b, b->v.x, b->v.y, b->w);
 			k += kn;
@@ -1581,9 +1692,8 @@ static double correction_share(const sinew_tree_range *r, const sinew_share_sums
 static bool trust_region(sinew_world *w, const sinew_tree_range *r)
 {
 	double reach = 0.0;
-	for (int32_t i = r->begin; i < r->end; ++i) {
-		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (!n->is_body) continue;
+	for (int32_t q = r->bodies; q < r->joints; ++q) {
+		const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
 		double size = SINEW_TREE_TRUST_MOVE * (double)w->bodies[w->awake_bodies[n->ref]].max_extent;
 		if (!(size > 0.0)) continue; /* no shape: no size to measure by */
 		double turn = w->solver_bodies[n->ref].inv_inertia > 0.0f ? fabs(n->y[2]) : 0.0;
@@ -1613,23 +1723,22 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 	sinew_tree_pass pass = {0.0f, false, true, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
 	for (int t = 0; t < trees; ++t) {
-		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
-		bool has_limits = w->tree_ranges[t].has_limits;
-		bool changed = has_limits && start_position_limits(w, begin, end, &pass);
+		const sinew_tree_range *r = &w->tree_ranges[t];
+		int32_t begin = r->begin, end = r->end;
+		bool changed = r->has_limits && start_position_limits(w, r, &pass);
 		if (!factored) factor_range(w, begin, end);
 		else if (changed) refactor_stale(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, &pass);
-		if (has_limits) settle_limits(w, begin, end, &pass);
+		if (r->has_limits) settle_limits(w, r, &pass);
 	}
 	sinew_joint_loops_project(w);
 	for (int t = 0; t < trees; ++t) {
-		int32_t begin = w->tree_ranges[t].begin, end = w->tree_ranges[t].end;
-		bool trusted = trust_region(w, &w->tree_ranges[t]);
+		sinew_tree_range *r = &w->tree_ranges[t];
+		bool trusted = trust_region(w, r);
 		bool energy = inv_h > 0.0f && trusted; /* the correction adds velocity: energies are measured below */
 		sinew_share_sums sums = {0.0, 0.0, 0.0, 0.0, false};
-		for (int32_t i = begin; i < end; ++i) {
-			sinew_tree_node *n = &w->tree_nodes[i];
-			if (!n->is_body) continue;
+		for (int32_t q = r->bodies; q < r->joints; ++q) {
+			sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
 			sinew_solver_body *b = &w->solver_bodies[n->ref];
 			b->dp.x += (float)n->y[0];
 			b->dp.y += (float)n->y[1];
@@ -1639,14 +1748,12 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 			add_share_sums(&sums, b, n, (double)inv_h);
 		}
 		if (!energy) continue;
-		sinew_tree_range *r = &w->tree_ranges[t];
 		float share = inv_h * (float)correction_share(r, &sums);
 		/* the velocity the correction implies, and the tree's energy with it: kinetic, and the potential
 		 * kept in the nodes when they moved (only velocities changed since) */
 		double now = 0.0;
-		for (int32_t i = begin; i < end; ++i) {
-			const sinew_tree_node *n = &w->tree_nodes[i];
-			if (!n->is_body) continue;
+		for (int32_t q = r->bodies; q < r->joints; ++q) {
+			const sinew_tree_node *n = &w->tree_nodes[w->tree_lists[q]];
 			sinew_solver_body *b = &w->solver_bodies[n->ref];
 			b->v.x += share * (float)n->y[0];
 			b->v.y += share * (float)n->y[1];

@@ -50,6 +50,10 @@ typedef struct sinew_tree_range {
 	bool responds;   /* a free body's contact this step pushes it through its response (contact_tree.c) */
 	double turn_sum; /* the stiffness of its internal joints summed over its bodies (see common_turn) */
 	double turn_den; /* turn_sum less that stiffness's own response through the factorisation */
+	/* its nodes by kind, each in node order, in world->tree_lists: body nodes [bodies, joints), joint
+	 * nodes [joints, limits), the joint nodes with limits again [limits, lists_end) (the passes that
+	 * read one kind walk it alone, sinew_joint_tree_build) */
+	int32_t bodies, joints, limits, lists_end;
 } sinew_tree_range;
 
 /* A tree node's state before a velocity solve, to solve again without geometric stiffness: a body's

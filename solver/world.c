@@ -358,6 +358,7 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->loop_tree_queue);
 	stbds_arrfree(w->loop_needed);
 	stbds_arrfree(w->tree_ranges);
+	stbds_arrfree(w->tree_lists);
 	stbds_arrfree(w->tree_keep);
 	stbds_arrfree(w->tree_turn);
 	stbds_arrfree(w->tree_grown_slots);

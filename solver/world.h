@@ -320,6 +320,7 @@ typedef struct sinew_world {
 	struct sinew_tree_node *tree_nodes;      /* joint trees, parents before children */
 	int32_t *tree_body_node;                 /* tree node of each solver slot, -1 if none */
 	struct sinew_tree_range *tree_ranges;    /* each tree's run of nodes */
+	int32_t *tree_lists;                     /* each tree's nodes by kind (sinew_tree_range.bodies...) */
 	struct sinew_tree_keep *tree_keep;       /* each tree node's state before a velocity solve (joint_tree.c) */
 	double *tree_turn;                       /* per tree node: its internal stiffness, then its response to a
 	                                          * torque of every body's (joint_tree.c, common_turn) */
