@@ -473,8 +473,8 @@ static void loop_product(sinew_world *w, const double *p, double *out)
  *
  * (eliminate_up and substitute_down of joint_tree.c written out for a joint whose right-hand side
  * starts at 0). Per body 27 products instead of the 50 of the body's and its joint's passes, over
- * half the nodes, without the dispatch on block sizes, and read from 128 bytes a body instead of
- * two 232-byte nodes. The same answer to rounding (the sums are grouped differently). Made again
+ * half the nodes, without the dispatch on block sizes, and read from 304 bytes a body (the blocks'
+ * columns and A's rows in lanes) instead of two 232-byte nodes. The same answer to rounding (the sums are grouped differently). Made again
  * after each factorisation (joint_tree.c marks it stale); the exact path's S keeps the tree passes. */
 typedef struct sinew_loop_node {
 	double up[12];   /* A's columns, each padded to four with a 0 (see d4) */
