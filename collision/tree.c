@@ -58,6 +58,7 @@
  */
 #include "core.h"
 #include "sinew/collision.h"
+#include "tree_pairs.h"
 
 #include <string.h>
 
@@ -673,6 +674,25 @@ static inline bool node_overlaps(const sinew_tree_node *node, query_box q)
 }
 #endif
 
+/* One internal node of a query's walk, whose box overlaps q: child2 is pushed if it overlaps (the
+ * stack grown first when full), and next is child1 if it overlaps, else SINEW_NULL_NODE; false
+ * when the stack could not grow (reported). Inlined, so the stack stays in the caller's locals. */
+static inline bool walk_children(const sinew_tree_node *nodes, const sinew_tree_node *node, query_box q,
+                                 int32_t **items, const int32_t *local, int32_t *count, int32_t *capacity,
+                                 int32_t *next)
+{
+	if (*count == *capacity) {
+		int32_t *grown = grow_items(*items, local, *capacity);
+		if (grown == NULL) return false;
+		*items = grown;
+		*capacity *= 2;
+	}
+	int32_t c1 = node->child1, c2 = node->child2;
+	if (node_overlaps(nodes + c2, q)) (*items)[(*count)++] = c2;
+	*next = node_overlaps(nodes + c1, q) ? c1 : SINEW_NULL_NODE;
+	return true;
+}
+
 void sinew_dynamic_tree_query(const sinew_dynamic_tree *tree, sinew_aabb aabb, uint32_t mask,
                               sinew_tree_query_fn *fn, void *context)
 {
@@ -695,23 +715,108 @@ void sinew_dynamic_tree_query(const sinew_dynamic_tree *tree, sinew_aabb aabb, u
 		if (is_leaf(node)) {
 			if ((node->category & mask) != 0 && !fn(index, node->user_data, context)) break;
 		} else {
-			/* room for child2 */
-			if (count == capacity) {
-				int32_t *grown = grow_items(items, local, capacity);
-				if (grown == NULL) break;
-				items = grown;
-				capacity *= 2;
-			}
-			int32_t c1 = node->child1, c2 = node->child2;
-			if (node_overlaps(nodes + c2, q)) items[count++] = c2;
-			if (node_overlaps(nodes + c1, q)) {
-				index = c1;
+			int32_t next;
+			if (!walk_children(nodes, node, q, &items, local, &count, &capacity, &next)) break;
+			if (next != SINEW_NULL_NODE) {
+				index = next;
 				continue;
 			}
 		}
 		if (count == 0) break;
 		index = items[--count];
 	}
+	if (items != local) sinew_free(items);
+}
+
+/* All overlapping leaf pairs: a walk over pairs of nodes (a, b), starting at (root, root). A pair
+ * of one node with itself stands for the pairs inside its subtree: its children's own pairs and the
+ * pairs across them. A pair of two internal nodes whose boxes overlap splits the one with the larger
+ * perimeter (ties split a) into its children, each kept if its box overlaps the other's. A leaf
+ * against an internal node is a query of the leaf's box in that subtree, walked at once as
+ * sinew_dynamic_tree_query walks (on the same stack, above the pairs). Every leaf pair is reached
+ * by exactly one path, so each is reported once, and a pair of nodes is only reached when their
+ * boxes overlap: where most of a tree moved, this walks the upper nodes once, where a query per
+ * moved leaf walks them once for each leaf. The stack holds pairs (two entries each) below the
+ * query's single entries. */
+void sinew_dynamic_tree_self_pairs(const sinew_dynamic_tree *tree, sinew_tree_pair_fn *fn, void *context)
+{
+	if (sinew_reject_null(tree == NULL || fn == NULL, "sinew_dynamic_tree_self_pairs")) return;
+	if (tree == NULL || fn == NULL || tree_is_empty(tree)) return;
+	const sinew_tree_node *nodes = tree->nodes;
+	int32_t local[SINEW_TREE_STACK_SIZE];
+	int32_t *items = local, count = 0, capacity = SINEW_TREE_STACK_SIZE;
+	items[count++] = tree->root;
+	items[count++] = tree->root;
+	while (count > 0) {
+		int32_t b = items[--count], a = items[--count];
+		const sinew_tree_node *na = nodes + a;
+		/* room for three pairs */
+		while (count + 6 > capacity) {
+			int32_t *grown = grow_items(items, local, capacity);
+			if (grown == NULL) goto done;
+			items = grown;
+			capacity *= 2;
+		}
+		if (a == b) {
+			if (is_leaf(na)) continue;
+			int32_t c1 = na->child1, c2 = na->child2;
+			items[count++] = c1;
+			items[count++] = c1;
+			items[count++] = c2;
+			items[count++] = c2;
+			if (node_overlaps(nodes + c1, make_query_box(nodes[c2].aabb))) {
+				items[count++] = c1;
+				items[count++] = c2;
+			}
+			continue;
+		}
+		const sinew_tree_node *nb = nodes + b;
+		bool leaf_a = is_leaf(na), leaf_b = is_leaf(nb);
+		if (leaf_a && leaf_b) {
+			fn(na->user_data, nb->user_data, context);
+			continue;
+		}
+		if (leaf_a || leaf_b) {
+			/* the leaf's box queried in the other's subtree, whose root overlaps it */
+			const sinew_tree_node *leaf = leaf_a ? na : nb;
+			query_box q = make_query_box(leaf->aabb);
+			int32_t base = count, index = leaf_a ? b : a;
+			for (;;) {
+				const sinew_tree_node *node = nodes + index;
+				if (is_leaf(node)) {
+					fn(leaf->user_data, node->user_data, context);
+				} else {
+					int32_t next;
+					if (!walk_children(nodes, node, q, &items, local, &count, &capacity, &next)) goto done;
+					if (next != SINEW_NULL_NODE) {
+						index = next;
+						continue;
+					}
+				}
+				if (count == base) break;
+				index = items[--count];
+			}
+			continue;
+		}
+		if (sinew_aabb_perimeter(nb->aabb) > sinew_aabb_perimeter(na->aabb)) {
+			int32_t t = a;
+			a = b;
+			b = t;
+			na = nb;
+		}
+		/* a's children against b */
+		query_box q = make_query_box(nodes[b].aabb);
+		int32_t c1 = na->child1, c2 = na->child2;
+		if (node_overlaps(nodes + c2, q)) {
+			items[count++] = c2;
+			items[count++] = b;
+		}
+		if (node_overlaps(nodes + c1, q)) {
+			items[count++] = c1;
+			items[count++] = b;
+		}
+	}
+done:
 	if (items != local) sinew_free(items);
 }
 

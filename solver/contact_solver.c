@@ -54,36 +54,58 @@ void sinew_soft_coefficients(float hertz, float zeta, float h, float *bias_rate,
 	*impulse_scale = s.impulse_scale;
 }
 
-/* The constraint of contact ci between solver slots ia and ib at the start of the step, but for
- * its effective masses (constraint_masses: the coloured constraints get theirs eight lanes at a
- * time, contact_wide.c). */
-static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_t ib, softness soft,
-                            const sinew_tree_contact *tc, sinew_contact_constraint *cc, sinew_push_constraint *pc)
+/* What every constraint of contact c between solver slots ia and ib starts from, written once into
+ * its position pass constraint pc (contact_push.c reads it as it is): the normal, the lift, and each
+ * point's anchors from the centres of mass and base separation. Returns whether a body of the pair
+ * has joints (sinew_contact_constraint.hold). */
+static bool make_geometry(const sinew_world *w, const sinew_contact *c, int32_t ia, int32_t ib, sinew_push_constraint *pc)
 {
-	const sinew_contact *c = &w->contacts[ci];
 	const sinew_body *ba = &w->bodies[c->edges[0].body], *bb = &w->bodies[c->edges[1].body];
-	const sinew_solver_body *sa = &w->solver_bodies[ia], *sb = &w->solver_bodies[ib];
-	cc->body_a = ia;
-	cc->body_b = ib;
+	sinew_vec2 nrm = c->manifold.normal;
+	/* a body in the solver has its offset there, in the line the packing reads anyway */
+	sinew_vec2 offset_a = ia != 0 ? w->solver_bodies[ia].center_offset : sinew_sub(ba->center, ba->xf.p);
+	sinew_vec2 offset_b = ib != 0 ? w->solver_bodies[ib].center_offset : sinew_sub(bb->center, bb->xf.p);
+	int count = c->manifold.point_count;
+	for (int j = 0; j < count; ++j) {
+		const sinew_manifold_point *mp = &c->manifold.points[j];
+		sinew_vec2 r_a = sinew_sub(mp->anchor_a, offset_a), r_b = sinew_sub(mp->anchor_b, offset_b);
+		pc->r_a[j] = r_a;
+		pc->r_b[j] = r_b;
+		/* the velocity passes see the overlap the position pass has lifted away (contact_push.c) */
+		pc->base_separation[j] = mp->separation - c->lift - sinew_dot(sinew_sub(r_b, r_a), nrm);
+	}
+	pc->normal = nrm;
+	pc->lift = c->lift;
+	pc->body_a = ia;
+	pc->body_b = ib;
+	pc->point_count = count;
+	return ba->joint_count > 0 || bb->joint_count > 0;
+}
+
+/* The overflow constraint of contact c from its geometry pc at the start of the step, but for its
+ * effective masses (constraint_masses; a coloured constraint is packed straight from pc into its
+ * lane instead: sinew_contacts_pack_wide). */
+static void make_constraint(const sinew_world *w, const sinew_contact *c, int32_t ci, const sinew_push_constraint *pc,
+                            bool hold, softness soft, const sinew_tree_contact *tc, sinew_contact_constraint *cc)
+{
+	const sinew_solver_body *sa = &w->solver_bodies[pc->body_a], *sb = &w->solver_bodies[pc->body_b];
+	cc->body_a = pc->body_a;
+	cc->body_b = pc->body_b;
 	cc->contact = ci;
-	cc->normal = c->manifold.normal;
+	cc->normal = pc->normal;
 	cc->friction = c->friction;
 	cc->restitution = c->restitution;
-	cc->point_count = c->manifold.point_count;
+	cc->point_count = pc->point_count;
 	cc->force_dv = sinew_dot(sinew_sub(sb->dv, sa->dv), cc->normal);
-	cc->lift = c->lift;
+	cc->lift = pc->lift;
 	cc->bias_rate = soft.bias_rate;
 	cc->mass_scale = soft.mass_scale;
 	cc->impulse_scale = soft.impulse_scale;
-	sinew_vec2 nrm = cc->normal;
-	sinew_vec2 offset_a = sinew_sub(ba->center, ba->xf.p), offset_b = sinew_sub(bb->center, bb->xf.p);
 	for (int j = 0; j < cc->point_count; ++j) {
-		const sinew_manifold_point *mp = &c->manifold.points[j];
 		sinew_contact_point_constraint *cp = &cc->points[j];
-		cp->r_a = sinew_sub(mp->anchor_a, offset_a);
-		cp->r_b = sinew_sub(mp->anchor_b, offset_b);
-		/* the velocity passes see the overlap the position pass has lifted away (contact_push.c) */
-		cp->base_separation = mp->separation - c->lift - sinew_dot(sinew_sub(cp->r_b, cp->r_a), nrm);
+		cp->r_a = pc->r_a[j];
+		cp->r_b = pc->r_b[j];
+		cp->base_separation = pc->base_separation[j];
 		cp->normal_impulse = c->warm_normal[j];
 		cp->tangent_impulse = c->warm_tangent[j];
 		cp->total_normal_impulse = cp->total_tangent_impulse = 0.0f;
@@ -91,17 +113,8 @@ static void make_constraint(const sinew_world *w, int32_t ci, int32_t ia, int32_
 		/* the speed at impact is measured by the first biased pass, as by every biased pass until
 		 * the point pushes (its max_normal_impulse is 0 until then: sinew_contacts_solve) */
 		cp->relative_velocity = 0.0f;
-		pc->r_a[j] = cp->r_a;
-		pc->r_b[j] = cp->r_b;
-		pc->base_separation[j] = cp->base_separation;
 	}
-	/* what the position pass reads (contact_push.c), written as it is computed */
-	pc->normal = nrm;
-	pc->lift = c->lift;
-	pc->body_a = ia;
-	pc->body_b = ib;
-	pc->point_count = cc->point_count;
-	cc->hold = ba->joint_count > 0 || bb->joint_count > 0;
+	cc->hold = hold;
 	cc->tree = tc->side >= 0;
 }
 
@@ -152,6 +165,25 @@ static inline void prefetch_contact(const sinew_world *w, int32_t ci, size_t byt
 #endif
 }
 
+/* How many contacts ahead prepare's listing walk (a few instructions per contact, so further ahead)
+ * asks for the contact's first line, and for its bodies' solver slots and joint counts: the bodies
+ * later, so that the contact that names them has arrived. */
+#define LIST_PREFETCH 32
+#define BODY_PREFETCH 16
+
+/* The line of each of contact c's bodies that prepare reads (solver_index and joint_count): the
+ * awake contacts' bodies are anywhere in the body pool. */
+static inline void prefetch_bodies(const sinew_world *w, const sinew_contact *c)
+{
+#if defined(__GNUC__)
+	if (!c->in_use) return;
+	__builtin_prefetch(&w->bodies[c->edges[0].body].solver_index);
+	__builtin_prefetch(&w->bodies[c->edges[1].body].solver_index);
+#else
+	(void)w, (void)c;
+#endif
+}
+
 /* The step's contact constraints: the touching contacts of awake bodies are listed, coloured
  * (contact_wide.c), then each is built once, straight into its lane or its overflow place. */
 void sinew_contacts_prepare(sinew_world *w, float h)
@@ -170,7 +202,8 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 	sinew_index_set_flush(set);
 	int n = (int)stbds_arrlen(set->items);
 	for (int k = 0; k < n; ++k) {
-		if (k + CONTACT_PREFETCH < n) prefetch_contact(w, set->items[k + CONTACT_PREFETCH], offsetof(sinew_contact, shape_a));
+		if (k + LIST_PREFETCH < n) prefetch_contact(w, set->items[k + LIST_PREFETCH], offsetof(sinew_contact, shape_a));
+		if (k + BODY_PREFETCH < n) prefetch_bodies(w, &w->contacts[set->items[k + BODY_PREFETCH]]);
 		int32_t ci = set->items[k];
 		const sinew_contact *c = &w->contacts[ci];
 		if (!c->in_use || (c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) != SINEW_CONTACT_TOUCHING) continue;
@@ -187,16 +220,18 @@ void sinew_contacts_prepare(sinew_world *w, float h)
 		const sinew_constraint_ref *ref = &w->constraint_refs[i];
 		if (i + CONTACT_PREFETCH < count)
 			prefetch_contact(w, ref[CONTACT_PREFETCH].contact, offsetof(sinew_contact, manifold) + sizeof(sinew_manifold));
-		sinew_contact_constraint cc;
-		make_constraint(w, ref->contact, ref->body_a, ref->body_b, soft, &w->tree_contacts[i], &cc, &w->push_constraints[i]);
-		cc.ref = i;
+		const sinew_contact *c = &w->contacts[ref->contact];
+		sinew_push_constraint *pc = &w->push_constraints[i];
+		bool hold = make_geometry(w, c, ref->body_a, ref->body_b, pc);
 		if (ref->slot >= 0) {
-			sinew_contacts_pack_wide(w, ref->slot, &cc);
+			sinew_contacts_pack_wide(w, ref->slot, c, pc, hold);
 		} else {
-			constraint_masses(w, w->tree_contacts[i].k, &cc);
-			w->constraints[-1 - ref->slot] = cc;
+			sinew_contact_constraint *cc = &w->constraints[-1 - ref->slot];
+			make_constraint(w, c, ref->contact, pc, hold, soft, &w->tree_contacts[i], cc);
+			cc->ref = i;
+			constraint_masses(w, w->tree_contacts[i].k, cc);
 		}
-		if (cc.restitution != 0.0f) stbds_arrput(w->restitution_refs, i);
+		if (c->restitution != 0.0f) stbds_arrput(w->restitution_refs, i);
 	}
 	sinew_contacts_masses_wide(w);
 }

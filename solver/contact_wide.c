@@ -315,43 +315,44 @@ void sinew_contacts_colour(sinew_world *w)
 	}
 }
 
-/* Constraint cc into lane slot, but for its effective masses (sinew_contacts_masses_wide, after
- * every constraint of the step is packed). A one-point constraint's second point is a padding point. */
-void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact_constraint *cc)
+/* Contact c's constraint into lane slot, straight from its geometry pc (contact_solver.c: the same
+ * values as an overflow constraint's), but for its effective masses (sinew_contacts_masses_wide,
+ * after every constraint of the step is packed). A one-point constraint's second point is a padding
+ * point. hold: a body of the pair has joints. */
+void sinew_contacts_pack_wide(sinew_world *w, int32_t slot, const sinew_contact *c, const sinew_push_constraint *pc, bool hold)
 {
 	sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
 	int l = (int)((uint32_t)slot % WIDE_LANES);
-	const sinew_solver_body *sa = &w->solver_bodies[cc->body_a], *sb = &w->solver_bodies[cc->body_b];
-	cw->offset_a[l] = (uint32_t)cc->body_a * (uint32_t)sizeof(sinew_solver_body);
-	cw->offset_b[l] = (uint32_t)cc->body_b * (uint32_t)sizeof(sinew_solver_body);
+	const sinew_solver_body *sa = &w->solver_bodies[pc->body_a], *sb = &w->solver_bodies[pc->body_b];
+	sinew_vec2 nrm = pc->normal;
+	cw->offset_a[l] = (uint32_t)pc->body_a * (uint32_t)sizeof(sinew_solver_body);
+	cw->offset_b[l] = (uint32_t)pc->body_b * (uint32_t)sizeof(sinew_solver_body);
 	cw->inv_mass_a[l] = sa->inv_mass;
 	cw->inv_inertia_a[l] = sa->inv_inertia;
 	cw->inv_mass_b[l] = sb->inv_mass;
 	cw->inv_inertia_b[l] = sb->inv_inertia;
-	cw->nx[l] = cc->normal.x;
-	cw->ny[l] = cc->normal.y;
-	cw->friction[l] = cc->friction;
-	cw->force_dv[l] = cc->force_dv;
-	cw->block[l] = cc->point_count == 2 ? 1.0f : 0.0f; /* two points: sinew_contacts_masses_wide decides */
-	cw->hold[l] = cc->hold ? 1.0f : 0.0f;
+	cw->nx[l] = nrm.x;
+	cw->ny[l] = nrm.y;
+	cw->friction[l] = c->friction;
+	cw->force_dv[l] = sinew_dot(sinew_sub(sb->dv, sa->dv), nrm);
+	cw->block[l] = pc->point_count == 2 ? 1.0f : 0.0f; /* two points: sinew_contacts_masses_wide decides */
+	cw->hold[l] = hold ? 1.0f : 0.0f;
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
-		if (j >= cc->point_count) {
+		if (j >= pc->point_count) {
 			pad_point(wp, l);
 			continue;
 		}
-		const sinew_contact_point_constraint *cp = &cc->points[j];
-		wp->rax[l] = cp->r_a.x;
-		wp->ray[l] = cp->r_a.y;
-		wp->rbx[l] = cp->r_b.x;
-		wp->rby[l] = cp->r_b.y;
-		wp->base_separation[l] = cp->base_separation;
-		wp->normal_impulse[l] = cp->normal_impulse;
-		wp->tangent_impulse[l] = cp->tangent_impulse;
-		wp->max_normal_impulse[l] = cp->max_normal_impulse;
-		wp->relative_velocity[l] = cp->relative_velocity;
-		wp->total_normal_impulse[l] = cp->total_normal_impulse;
-		wp->total_tangent_impulse[l] = cp->total_tangent_impulse;
+		wp->rax[l] = pc->r_a[j].x;
+		wp->ray[l] = pc->r_a[j].y;
+		wp->rbx[l] = pc->r_b[j].x;
+		wp->rby[l] = pc->r_b[j].y;
+		wp->base_separation[l] = pc->base_separation[j];
+		wp->normal_impulse[l] = c->warm_normal[j];
+		wp->tangent_impulse[l] = c->warm_tangent[j];
+		/* measured in the step: the speed at impact by the biased passes, the rest summed */
+		wp->max_normal_impulse[l] = wp->relative_velocity[l] = 0.0f;
+		wp->total_normal_impulse[l] = wp->total_tangent_impulse[l] = 0.0f;
 	}
 }
 

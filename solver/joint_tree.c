@@ -634,17 +634,23 @@ static void factor_group(sinew_world *w, tree_group *g, int lanes)
 {
 	if (g->count == 1) {
 		factor_walk(w, g->begin[0], g->begin[0] + g->size);
+		common_turn_prepare(w, g->begin[0], g->begin[0] + g->size);
 		return;
 	}
+	double response[4];
+	double *turn = g->turn ? w->tree_turn : NULL;
 #if TREE_AVX
 	if (lanes == 4) {
 		for (int l = g->count; l < 4; ++l) g->begin[l] = g->begin[0]; /* a spare lane repeats the first tree */
-		factor_group_4(w->tree_nodes, g->begin, g->size, g->turn);
-		return;
-	}
+		factor_group_4(w->tree_nodes, g->begin, g->size, turn, response);
+	} else
 #endif
+		factor_group_2(w->tree_nodes, g->begin, g->size, turn, response);
 	(void)lanes;
-	factor_group_2(w->tree_nodes, g->begin, g->size, g->turn);
+	for (int l = 0; l < g->count && g->turn; ++l) {
+		sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[g->begin[l]].tree];
+		r->turn_den = r->turn_sum - response[l];
+	}
 }
 
 #define TREE_OPEN_GROUPS 8
@@ -692,10 +698,12 @@ static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
 	}
 #if TREE_WIDE
-	if (begin < end && w->tree_ranges[w->tree_nodes[begin].tree].end < end) factor_lanes(w, begin, end);
-	else
+	if (begin < end && w->tree_ranges[w->tree_nodes[begin].tree].end < end) {
+		factor_lanes(w, begin, end); /* with common_turn_prepare */
+		return;
+	}
 #endif
-		factor_walk(w, begin, end);
+	factor_walk(w, begin, end);
 	common_turn_prepare(w, begin, end);
 }
 
@@ -975,23 +983,12 @@ SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, cons
 	up_1(n->d, n->h, n->y, p->y, N, P, PT);
 }
 
-SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
-	double r[3] = {0.0, 0.0, 0.0};
-	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = n->y[a];
-		SINEW_UNROLL for (int b = 0; b < P; ++b)
-			if (!SINEW_POINT_ZERO(PT, a, b)) s -= n->h[a][b] * p->y[b];
-		r[a] = s;
-	}
-	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = n->d[a][0] * r[0];
-		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * r[k];
-		n->y[a] = s;
-	}
+	down_1(n->d, n->h, n->y, p->y, N, P, PT);
 }
 
-SINEW_TREE_KERNEL void down_step(sinew_tree_node *n, const sinew_tree_node *p)
+SINEW_TREE_KERNEL void down_step(sinew_tree_node *n, sinew_tree_node *p)
 {
 	if (p == NULL) { /* a root: no coupling */
 		switch (n->dim) {
@@ -1706,12 +1703,16 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 	/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound */
 	sinew_tree_pass pass = {0.0f, false, true, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
+	if (!factored) { /* every tree's active set started, then all factored in one call: trees of one shape
+	                  * together (factor_lanes). A tree's start reads only its own rows, so the same bits. */
+		for (int t = 0; t < trees; ++t)
+			if (w->tree_ranges[t].has_limits) start_position_limits(w, &w->tree_ranges[t], &pass);
+		factor_range(w, 0, (int32_t)stbds_arrlen(w->tree_nodes));
+	}
 	for (int t = 0; t < trees; ++t) {
 		const sinew_tree_range *r = &w->tree_ranges[t];
 		int32_t begin = r->begin, end = r->end;
-		bool changed = r->has_limits && start_position_limits(w, r, &pass);
-		if (!factored) factor_range(w, begin, end);
-		else if (changed) refactor_stale(w, begin, end);
+		if (factored && r->has_limits && start_position_limits(w, r, &pass)) refactor_stale(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, &pass);
 		if (r->has_limits) settle_limits(w, r, &pass);
 	}

@@ -147,7 +147,7 @@ typedef struct sinew_solver_body {
 	float dw;            /* angular velocity change per substep from torque */
 	float linear_keep;   /* velocity kept per substep under damping: 1 / (1 + h d) */
 	float angular_keep;
-	float unused[2];     /* to the line's end */
+	sinew_vec2 center_offset; /* centre of mass less the origin, world frame, at the start of the step (prepare reads it) */
 } sinew_solver_body;
 #define SINEW_SOLVER_BODY_ALIGN 64
 _Static_assert(sizeof(sinew_solver_body) == SINEW_SOLVER_BODY_ALIGN, "a solver body is one cache line");
@@ -345,6 +345,8 @@ typedef struct sinew_world {
 	int32_t *loop_pack_index;                /* each tree node's place in loop_pack (bodies of loop trees), else -1 */
 	bool *loop_needed;                       /* tree nodes whose inverse block the preconditioner needs */
 	int32_t *loop_pack_ends;                 /* loop_nodes as places in loop_pack, and runs of rows with the same ends */
+	double *loop_pack_turn;                  /* per place in loop_pack: its node's four tree_turn entries */
+	int32_t *loop_pack_trees;                /* per tree in loop_pack: its first place and its tree, then the end */
 	double *loop_increment;                  /* per loop row: what the last biased pass added (joint_loops.c) */
 	int32_t *loop_tree_joint;                /* per solver slot: the joint to its tree parent chosen by joint_loops.c (-2: any) */
 	int32_t *loop_tree_depth;                /* per solver slot: its distance from its tree's root (joint_loops.c) */
@@ -511,7 +513,8 @@ static inline void sinew_contact_store_point(sinew_contact *c, int j, float norm
  * each colour; pack writes one constraint into its lane; read copies a lane's state back (anchors,
  * masses, impulses, speeds), write_normal its normal impulses in and store its impulses to its contact. */
 void sinew_contacts_colour(sinew_world *world);
-void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact_constraint *cc);
+void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_contact *c, const sinew_push_constraint *pc,
+                              bool hold);
 /* The packed constraints' effective masses, four lanes at a time (after every pack of the step). */
 void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);

@@ -12,6 +12,7 @@
 
 #include "core.h"
 #include "sinew/collision.h"
+#include "tree_pairs.h"
 
 /* ---- deterministic random numbers (xorshift64*), independent of the C library ---- */
 
@@ -124,9 +125,61 @@ static void check_query(const sinew_dynamic_tree *tree, const model *m, sinew_aa
 	assert_same_sets(&from_tree, &brute);
 }
 
-/* Every overlapping pair found by querying each proxy's box equals the brute-force pairs. */
+/* ---- the tree against itself ---- */
+
+typedef struct pair_list {
+	uint64_t *keys; /* (lower user data << 32) | higher */
+	int64_t count, capacity;
+} pair_list;
+
+static void pair_list_add(pair_list *l, uint64_t a, uint64_t b)
+{
+	if (l->count == l->capacity) {
+		l->capacity = l->capacity > 0 ? 2 * l->capacity : 1024;
+		l->keys = realloc(l->keys, (size_t)l->capacity * sizeof *l->keys);
+		assert_non_null(l->keys);
+	}
+	assert_true(a < (1u << 31) && b < (1u << 31));
+	l->keys[l->count++] = a < b ? (a << 32 | b) : (b << 32 | a);
+}
+
+static void collect_self_pair(uint64_t user_a, uint64_t user_b, void *context)
+{
+	pair_list_add(context, user_a, user_b);
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* sinew_dynamic_tree_self_pairs reports every overlapping pair of two different proxies once:
+ * as a multiset of user-data pairs (user data may repeat in a model) it equals brute force. */
+static int64_t check_self_pairs(const sinew_dynamic_tree *tree, const model *m)
+{
+	pair_list walk = {0}, brute = {0};
+	sinew_dynamic_tree_self_pairs(tree, collect_self_pair, &walk);
+	for (int i = 0; i < m->count; ++i)
+		for (int j = i + 1; j < m->count; ++j)
+			if (sinew_aabb_overlaps(m->box[i], m->box[j]))
+				pair_list_add(&brute, sinew_dynamic_tree_get_user_data(tree, m->id[i]),
+				              sinew_dynamic_tree_get_user_data(tree, m->id[j]));
+	if (walk.count > 0) qsort(walk.keys, (size_t)walk.count, sizeof *walk.keys, compare_keys);
+	if (brute.count > 0) qsort(brute.keys, (size_t)brute.count, sizeof *brute.keys, compare_keys);
+	assert_true(walk.count == brute.count);
+	for (int64_t i = 0; i < brute.count; ++i) assert_true(walk.keys[i] == brute.keys[i]);
+	int64_t count = brute.count;
+	free(walk.keys);
+	free(brute.keys);
+	return count;
+}
+
+/* Every overlapping pair found by querying each proxy's box equals the brute-force pairs, and so
+ * does the walk of the tree against itself. */
 static void check_all_pairs(const sinew_dynamic_tree *tree, const model *m)
 {
+	check_self_pairs(tree, m);
 	int64_t tree_pairs = 0, brute_pairs = 0;
 	for (int i = 0; i < m->count; ++i) {
 		check_query(tree, m, m->box[i], 0xFFFFFFFFu);
@@ -304,6 +357,9 @@ static void test_empty_and_zero_initialised(void **state)
 	assert_true(sinew_dynamic_tree_validate(&tree));
 	sinew_dynamic_tree_query(&tree, make_box(-1e6f, -1e6f, 1e6f, 1e6f), 0xFFFFFFFFu, count_calls, &calls);
 	assert_int_equal(calls, 0);
+	pair_list pairs = {0};
+	sinew_dynamic_tree_self_pairs(&tree, collect_self_pair, &pairs);
+	assert_true(pairs.count == 0);
 	assert_true(sinew_dynamic_tree_get_area_ratio(&tree) == 0.0f);
 	sinew_dynamic_tree_rebuild(&tree);
 	sinew_dynamic_tree_destroy(&tree);
@@ -316,6 +372,8 @@ static void test_empty_and_zero_initialised(void **state)
 	assert_int_equal(sinew_dynamic_tree_get_height(&zero), 0);
 	assert_true(sinew_dynamic_tree_get_user_data(&zero, a) == 42u);
 	assert_true(sinew_dynamic_tree_validate(&zero));
+	sinew_dynamic_tree_self_pairs(&zero, collect_self_pair, &pairs); /* a leaf alone: no pair */
+	assert_true(pairs.count == 0);
 	sinew_dynamic_tree_destroy_proxy(&zero, a);
 	assert_int_equal(sinew_dynamic_tree_get_height(&zero), -1);
 	assert_true(sinew_dynamic_tree_validate(&zero));
@@ -471,6 +529,7 @@ static void test_degenerate_input_stays_balanced(void **state)
 	check_query(&tree, &m, make_box(3.5f, 3.5f, 3.5f, 3.5f), 0xFFFFFFFFu);
 	sinew_dynamic_tree_rebuild(&tree); /* coincident centres: median fallback */
 	assert_true(sinew_dynamic_tree_validate(&tree));
+	assert_true(check_self_pairs(&tree, &m) == 1024 * 1023 / 2); /* every pair, each once */
 	assert_true(sinew_dynamic_tree_get_height(&tree) <= 11);
 	printf("  1024 in a line: height %d; 1024 coincident: height %d\n", line_height, same_height);
 	sinew_dynamic_tree_destroy(&tree);
@@ -611,6 +670,7 @@ typedef struct bp_world {
 	sinew_vec2 velocity[BP_COUNT];
 	bool moved[BP_COUNT];
 	bool pair[BP_COUNT][BP_COUNT];
+	uint8_t walked[BP_COUNT][BP_COUNT]; /* times self_pairs reported (i, j) in that order */
 	int32_t slot_of[4 * BP_COUNT]; /* proxy id -> slot */
 	int querying;
 } bp_world;
@@ -643,6 +703,13 @@ static bool bp_collect(int32_t proxy_id, uint64_t user_data, void *context)
 	return true;
 }
 
+static void bp_walked(uint64_t user_a, uint64_t user_b, void *context)
+{
+	bp_world *w = context;
+	assert_true(user_a < BP_COUNT && user_b < BP_COUNT && user_a != user_b);
+	w->walked[user_a][user_b] += 1;
+}
+
 static void test_in_place_broadphase_matches_brute_force(void **state)
 {
 	(void)state;
@@ -665,6 +732,12 @@ static void test_in_place_broadphase_matches_brute_force(void **state)
 			sinew_dynamic_tree_query(&w.tree, w.fat[i], 0xFFFFFFFFu, bp_collect, &w);
 		}
 		for (int i = 0; i < BP_COUNT; ++i) w.moved[i] = false;
+		/* the walk of the tree against itself finds each overlap of the fat boxes once */
+		memset(w.walked, 0, sizeof w.walked);
+		sinew_dynamic_tree_self_pairs(&w.tree, bp_walked, &w);
+		for (int i = 0; i < BP_COUNT; ++i)
+			for (int j = i + 1; j < BP_COUNT; ++j)
+				assert_int_equal(w.walked[i][j] + w.walked[j][i], sinew_aabb_overlaps(w.fat[i], w.fat[j]));
 		/* drop pairs whose fat boxes parted; the rest must be exactly the overlaps */
 		int pairs = 0;
 		for (int i = 0; i < BP_COUNT; ++i)
