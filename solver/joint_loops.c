@@ -902,7 +902,9 @@ static double loop_share(const sinew_world *w, float h, double work)
 	if (!isfinite(cross) || !isfinite(square)) return 0.0;
 	/* The tight test: an exact solve without stiffness adds at most the work of its bias */
 	double allowed = fmax(0.0, work) + SINEW_LOOP_ROUNDING * k0;
-	if (cross + square <= allowed) return 1.0;
+	/* near a singular S the bias's work is large and passes this test: driven trees keep their
+	 * speed bound then too (a leg at 121 m/s, test_joint_stress seed 4; docs/joints.md Known limits) */
+	if (cross + square <= allowed) return work > 0.0 && !w->loops_iterative && loops_driven(w) ? driven_share(w, h) : 1.0;
 	bool driven = loops_driven(w);
 	if (!w->loops_iterative && !driven) {
 		if (!(square > 0.0)) return cross <= allowed ? 1.0 : 0.0;

@@ -1463,6 +1463,20 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
 	return true;
 }
 
+/* Whether a solve of a tree that exactly solved loops reach changed its active set of limits (from
+ * what sinew_tree_keep_state noted): S was factored with the old one (see solve_trees). */
+static bool loop_limits_changed(const sinew_world *w, const sinew_tree_range *r)
+{
+	if (!r->has_loops || !r->has_limits || w->loops_iterative) return false;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) continue;
+		const sinew_tree_keep *k = &w->tree_keep[i];
+		if (n->dim != k->dim || (n->dim > n->rigid ? n->rows[n->dim - 1] : -1) != k->limit) return true;
+	}
+	return false;
+}
+
 /* Each tree, then the loops through them. The fall-back: geometric stiffness is made of the last
  * substep's impulses, and it feeds on them. When a kinematic body cranks a tree that is pinned to a
  * static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
@@ -1471,7 +1485,8 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
  * times a body's inertia, impulses 10^14 N s, then NaN (test_joint_stress). A tree whose solve with
  * stiffness leaves it with more kinetic energy than an exact solve could give it (energy_plausible)
  * is put back as it was, factored without stiffness and solved again; it stays without stiffness for
- * the rest of the substep (the loops through it are factored again too). A solve without stiffness
+ * the rest of the substep (the loops through it are factored again too, as after a solve that
+ * changed the active set of limits of a tree exactly solved loops reach: loop_limits_changed). A solve without stiffness
  * that still fails the test (a tree whose rows conflict, or a non-finite answer) is put back and the
  * tree left unsolved in that pass: its joints stretch, and the projection pulls them in. */
 static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_only)
@@ -1491,6 +1506,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		double e;
 		if (energy_plausible(w, r, e0, h, use_bias, &e) && (!r->stiff || kept_energy(w, r, e0, e, h) || damp_to_energy(w, r, e0, use_bias))) {
 			if (settled) record_solve(r);
+			loops_changed = loops_changed || loop_limits_changed(w, r);
 			continue;
 		}
 		restore_tree(w, r);
