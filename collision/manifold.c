@@ -532,7 +532,8 @@ static void clip_contact(sinew_manifold *m, const sinew_face_pair *fp, float tol
 }
 
 /* Rounded polygons a and b, both in A's frame; the manifold, into m (zero on entry), is in A's frame. */
-static void collide_rounded_polygons(const sinew_polygon *a, const sinew_polygon *b, float speculative, sinew_manifold *m)
+static void collide_rounded_polygons(const sinew_polygon *a, float size_a, const sinew_polygon *b, float speculative,
+                                     sinew_manifold *m)
 {
 	int edge_a, edge_b;
 	float radius = a->radius + b->radius;
@@ -543,7 +544,7 @@ static void collide_rounded_polygons(const sinew_polygon *a, const sinew_polygon
 	float sep_b = max_separation(b, a, radius, speculative, &edge_b);
 	if (sep_b - radius > speculative) return;
 
-	float tolerance = RELATIVE_TOLERANCE * sinew_minf(polygon_size(a), polygon_size(b));
+	float tolerance = RELATIVE_TOLERANCE * sinew_minf(size_a, polygon_size(b));
 	bool flip = sep_b > sep_a + tolerance;
 	sinew_face_pair fp = flip ? make_face_pair(b, edge_b, a, true) : make_face_pair(a, edge_a, b, false);
 	if (sinew_maxf(sep_a, sep_b) <= tolerance || !vertex_pair_contact(m, &fp, speculative))
@@ -551,14 +552,16 @@ static void collide_rounded_polygons(const sinew_polygon *a, const sinew_polygon
 	if (flip) m->normal = sinew_neg(m->normal);
 }
 
-/* Into m, the zero manifold on entry (as collide_capsules_into). */
-static void collide_polygons_into(const sinew_polygon *a, sinew_transform xfa, const sinew_polygon *b,
+/* Into m, the zero manifold on entry (as collide_capsules_into). size_a: polygon_size(a), or
+ * negative to take it here (a is in its own frame, so a shape can keep it: B's is taken in A's
+ * frame, which rounds differently). */
+static void collide_polygons_into(const sinew_polygon *a, float size_a, sinew_transform xfa, const sinew_polygon *b,
                                   sinew_transform xfb, float speculative_distance, sinew_manifold *m)
 {
 	if (!polygon_is_usable(a) || !polygon_is_usable(b)) return;
 	sinew_polygon local_b;
 	transform_polygon(&local_b, b, sinew_inv_mul_transforms(xfa, xfb));
-	collide_rounded_polygons(a, &local_b, speculative_distance, m);
+	collide_rounded_polygons(a, size_a >= 0.0f ? size_a : polygon_size(a), &local_b, speculative_distance, m);
 	to_world_in_place(m, xfa, xfb);
 }
 
@@ -567,7 +570,7 @@ sinew_manifold sinew_collide_polygons(const sinew_polygon *a, sinew_transform xf
 {
 	sinew_manifold m = empty_manifold();
 	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide_polygons")) return m;
-	collide_polygons_into(a, xfa, b, xfb, speculative_distance, &m);
+	collide_polygons_into(a, -1.0f, xfa, b, xfb, speculative_distance, &m);
 	return m;
 }
 
@@ -592,7 +595,7 @@ sinew_manifold sinew_collide_polygon_and_capsule(const sinew_polygon *a, sinew_t
 	segment.radius = b->radius;
 	segment.count = 2;
 	sinew_manifold m = empty_manifold();
-	collide_polygons_into(a, xfa, &segment, xfb, speculative_distance, &m);
+	collide_polygons_into(a, -1.0f, xfa, &segment, xfb, speculative_distance, &m);
 	return m;
 }
 
@@ -609,8 +612,8 @@ static void flip_manifold(sinew_manifold *m)
 }
 
 /* a's type is at least b's (circle < capsule < polygon), the order the pair functions take; into
- * m, the zero manifold on entry. */
-static void collide_ordered(const sinew_geometry *a, sinew_transform xfa, const sinew_geometry *b,
+ * m, the zero manifold on entry. size_a: a's polygon size, or negative (collide_polygons_into). */
+static void collide_ordered(const sinew_geometry *a, float size_a, sinew_transform xfa, const sinew_geometry *b,
                             sinew_transform xfb, float spec, sinew_manifold *m)
 {
 	switch (a->type) {
@@ -629,23 +632,30 @@ static void collide_ordered(const sinew_geometry *a, sinew_transform xfa, const 
 		else if (b->type == SINEW_SHAPE_CAPSULE)
 			*m = sinew_collide_polygon_and_capsule(&a->u.polygon, xfa, &b->u.capsule, xfb, spec);
 		else
-			collide_polygons_into(&a->u.polygon, xfa, &b->u.polygon, xfb, spec, m);
+			collide_polygons_into(&a->u.polygon, size_a, xfa, &b->u.polygon, xfb, spec, m);
 		return;
 	case SINEW_SHAPE_TYPE_COUNT:
 		break;
 	}
 }
 
-void sinew_collide_into(const sinew_geometry *a, sinew_transform xfa, const sinew_geometry *b, sinew_transform xfb,
+/* The size a bound keeps for its polygon, or -1: take it in the narrowphase. */
+static float kept_size(const sinew_separation_bound *bound)
+{
+	return bound != NULL && bound->size > 0.0f ? bound->size : -1.0f;
+}
+
+void sinew_collide_into(const sinew_geometry *a, const sinew_separation_bound *bound_a, sinew_transform xfa,
+                        const sinew_geometry *b, const sinew_separation_bound *bound_b, sinew_transform xfb,
                         float speculative_distance, sinew_manifold *out)
 {
 	memset(out, 0, sizeof *out);
 	if ((unsigned)a->type >= SINEW_SHAPE_TYPE_COUNT || (unsigned)b->type >= SINEW_SHAPE_TYPE_COUNT) return;
 	if (a->type < b->type) {
-		collide_ordered(b, xfb, a, xfa, speculative_distance, out);
+		collide_ordered(b, kept_size(bound_b), xfb, a, xfa, speculative_distance, out);
 		flip_manifold(out);
 	} else {
-		collide_ordered(a, xfa, b, xfb, speculative_distance, out);
+		collide_ordered(a, kept_size(bound_a), xfa, b, xfb, speculative_distance, out);
 	}
 }
 
@@ -654,7 +664,7 @@ sinew_manifold sinew_collide(const sinew_geometry *a, sinew_transform xfa, const
 {
 	sinew_manifold m = empty_manifold();
 	if (sinew_reject_null(a == NULL || b == NULL, "sinew_collide")) return m;
-	sinew_collide_into(a, xfa, b, xfb, speculative_distance, &m);
+	sinew_collide_into(a, NULL, xfa, b, NULL, xfb, speculative_distance, &m);
 	return m;
 }
 
@@ -671,7 +681,7 @@ sinew_manifold sinew_collide(const sinew_geometry *a, sinew_transform xfa, const
  * polygons. A relative margin covers the rounding of the two computations. */
 sinew_separation_bound sinew_make_separation_bound(const sinew_geometry *g)
 {
-	sinew_separation_bound s = {{0.0f, 0.0f}, 0.0f, 0.0f, 1.0f, 0.0f, false};
+	sinew_separation_bound s = {{0.0f, 0.0f}, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, false};
 	switch (g->type) {
 	case SINEW_SHAPE_CIRCLE:
 		s.center = g->u.circle.center;
@@ -688,6 +698,7 @@ sinew_separation_bound sinew_make_separation_bound(const sinew_geometry *g)
 		s.center = p->centroid;
 		s.radius = p->radius;
 		s.face_cos = polygon_is_usable(p) && p->count >= 3 ? 1.0f : 0.0f; /* else no bound from its faces */
+		if (polygon_is_usable(p)) s.size = polygon_size(p);
 		for (int i = 0; i < p->count && i < SINEW_MAX_POLYGON_VERTICES; ++i) {
 			s.core = sinew_maxf(s.core, sinew_distance(p->vertices[i], s.center));
 			s.face = sinew_maxf(s.face, sinew_dot(p->normals[i], sinew_sub(p->vertices[i], s.center)));

@@ -17,6 +17,7 @@ typedef struct sinew_separation_bound {
 	float face;
 	float face_cos;
 	float radius;
+	float size; /* a usable polygon's size, rounding included (the narrowphase's tolerance scale), else 0 */
 	bool polygon;
 } sinew_separation_bound;
 
@@ -34,8 +35,10 @@ bool sinew_pair_beyond_reach(const sinew_geometry *ga, const sinew_separation_bo
 
 /* sinew_collide written into *out (the narrowphase's path for a contact's own manifold: no
  * 116-byte manifold returned by value through the dispatch). Same result as sinew_collide;
- * geometry must not be NULL. */
-void sinew_collide_into(const sinew_geometry *a, sinew_transform xfa, const sinew_geometry *b, sinew_transform xfb,
+ * geometry must not be NULL. bound_a and bound_b (sinew_make_separation_bound of a and b, or NULL)
+ * give the polygons' sizes where the narrowphase would take them in their own frames. */
+void sinew_collide_into(const sinew_geometry *a, const sinew_separation_bound *bound_a, sinew_transform xfa,
+                        const sinew_geometry *b, const sinew_separation_bound *bound_b, sinew_transform xfb,
                         float speculative_distance, sinew_manifold *out);
 
 #endif

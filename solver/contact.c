@@ -320,7 +320,7 @@ static inline void update_one(sinew_world *w, int32_t ci, const sinew_shape *sa,
 			if (old_count == 0 && sinew_pair_beyond_reach(&sa->geom, &sa->bound, a->xf, &sb->geom, &sb->bound, b->xf, padded))
 				memset(&c->manifold, 0, sizeof c->manifold);
 			else
-				sinew_collide_into(&sa->geom, a->xf, &sb->geom, b->xf, padded, &c->manifold);
+				sinew_collide_into(&sa->geom, &sa->bound, a->xf, &sb->geom, &sb->bound, b->xf, padded, &c->manifold);
 			/* a pair that does not recycle (capsules, jointed bodies) never reads its cache */
 			if (recycle)
 				cache_store(&c->cache, &c->manifold, a->xf, b->xf, padded);
