@@ -786,6 +786,17 @@ void sinew_contacts_store_wide(const sinew_world *w, int32_t slot, sinew_contact
 	}
 }
 
+/* Whether a point of lane slot bounces (sinew_contacts_restitution's test: it approached faster than
+ * the threshold and pushed), read from its two lanes without gathering the constraint. */
+bool sinew_contacts_bounces_wide(const sinew_world *w, int32_t slot, int point_count, float threshold)
+{
+	const sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */
+	int l = (int)((uint32_t)slot % WIDE_LANES);
+	for (int j = 0; j < point_count; ++j)
+		if (!(cw->points[j].relative_velocity[l] > -threshold || cw->points[j].max_normal_impulse[l] == 0.0f)) return true;
+	return false;
+}
+
 void sinew_contacts_write_normal_wide(sinew_world *w, int32_t slot, int point_count, const sinew_contact_constraint *cc)
 {
 	sinew_contact_wide *cw = &w->wide_constraints[(uint32_t)slot / WIDE_LANES]; /* slot >= 0: shifts */

@@ -634,17 +634,23 @@ static void factor_group(sinew_world *w, tree_group *g, int lanes)
 {
 	if (g->count == 1) {
 		factor_walk(w, g->begin[0], g->begin[0] + g->size);
+		common_turn_prepare(w, g->begin[0], g->begin[0] + g->size);
 		return;
 	}
+	double response[4];
+	double *turn = g->turn ? w->tree_turn : NULL;
 #if TREE_AVX
 	if (lanes == 4) {
 		for (int l = g->count; l < 4; ++l) g->begin[l] = g->begin[0]; /* a spare lane repeats the first tree */
-		factor_group_4(w->tree_nodes, g->begin, g->size, g->turn);
-		return;
-	}
+		factor_group_4(w->tree_nodes, g->begin, g->size, turn, response);
+	} else
 #endif
+		factor_group_2(w->tree_nodes, g->begin, g->size, turn, response);
 	(void)lanes;
-	factor_group_2(w->tree_nodes, g->begin, g->size, g->turn);
+	for (int l = 0; l < g->count && g->turn; ++l) {
+		sinew_tree_range *r = &w->tree_ranges[w->tree_nodes[g->begin[l]].tree];
+		r->turn_den = r->turn_sum - response[l];
+	}
 }
 
 #define TREE_OPEN_GROUPS 8
@@ -692,10 +698,12 @@ static void factor_range(sinew_world *w, int32_t begin, int32_t end)
 		if (turns_together(w, &w->tree_nodes[i])) load_turn(w, i);
 	}
 #if TREE_WIDE
-	if (begin < end && w->tree_ranges[w->tree_nodes[begin].tree].end < end) factor_lanes(w, begin, end);
-	else
+	if (begin < end && w->tree_ranges[w->tree_nodes[begin].tree].end < end) {
+		factor_lanes(w, begin, end); /* with common_turn_prepare */
+		return;
+	}
 #endif
-		factor_walk(w, begin, end);
+	factor_walk(w, begin, end);
 	common_turn_prepare(w, begin, end);
 }
 
@@ -975,23 +983,12 @@ SINEW_TREE_KERNEL void eliminate_up(sinew_tree_node *n, sinew_tree_node *p, cons
 	up_1(n->d, n->h, n->y, p->y, N, P, PT);
 }
 
-SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, const sinew_tree_node *p, const int N, const int P, const bool PT)
+SINEW_TREE_KERNEL void substitute_down(sinew_tree_node *n, sinew_tree_node *p, const int N, const int P, const bool PT)
 {
-	double r[3] = {0.0, 0.0, 0.0};
-	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = n->y[a];
-		SINEW_UNROLL for (int b = 0; b < P; ++b)
-			if (!SINEW_POINT_ZERO(PT, a, b)) s -= n->h[a][b] * p->y[b];
-		r[a] = s;
-	}
-	SINEW_UNROLL for (int a = 0; a < N; ++a) {
-		double s = n->d[a][0] * r[0];
-		SINEW_UNROLL for (int k = 1; k < N; ++k) s += n->d[a][k] * r[k];
-		n->y[a] = s;
-	}
+	down_1(n->d, n->h, n->y, p->y, N, P, PT);
 }
 
-SINEW_TREE_KERNEL void down_step(sinew_tree_node *n, const sinew_tree_node *p)
+SINEW_TREE_KERNEL void down_step(sinew_tree_node *n, sinew_tree_node *p)
 {
 	if (p == NULL) { /* a root: no coupling */
 		switch (n->dim) {
@@ -1466,6 +1463,20 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
 	return true;
 }
 
+/* Whether a solve of a tree that exactly solved loops reach changed its active set of limits (from
+ * what sinew_tree_keep_state noted): S was factored with the old one (see solve_trees). */
+static bool loop_limits_changed(const sinew_world *w, const sinew_tree_range *r)
+{
+	if (!r->has_loops || !r->has_limits || w->loops_iterative) return false;
+	for (int32_t i = r->begin; i < r->end; ++i) {
+		const sinew_tree_node *n = &w->tree_nodes[i];
+		if (n->is_body) continue;
+		const sinew_tree_keep *k = &w->tree_keep[i];
+		if (n->dim != k->dim || (n->dim > n->rigid ? n->rows[n->dim - 1] : -1) != k->limit) return true;
+	}
+	return false;
+}
+
 /* Each tree, then the loops through them. The fall-back: geometric stiffness is made of the last
  * substep's impulses, and it feeds on them. When a kinematic body cranks a tree that is pinned to a
  * static one, the impulses are huge, the stiffness they make freezes the turning of the bodies, the
@@ -1474,7 +1485,8 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
  * times a body's inertia, impulses 10^14 N s, then NaN (test_joint_stress). A tree whose solve with
  * stiffness leaves it with more kinetic energy than an exact solve could give it (energy_plausible)
  * is put back as it was, factored without stiffness and solved again; it stays without stiffness for
- * the rest of the substep (the loops through it are factored again too). A solve without stiffness
+ * the rest of the substep (the loops through it are factored again too, as after a solve that
+ * changed the active set of limits of a tree exactly solved loops reach: loop_limits_changed). A solve without stiffness
  * that still fails the test (a tree whose rows conflict, or a non-finite answer) is put back and the
  * tree left unsolved in that pass: its joints stretch, and the projection pulls them in. */
 static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_only)
@@ -1494,6 +1506,7 @@ static void solve_trees(sinew_world *w, float h, bool use_bias, bool presolve_on
 		double e;
 		if (energy_plausible(w, r, e0, h, use_bias, &e) && (!r->stiff || kept_energy(w, r, e0, e, h) || damp_to_energy(w, r, e0, use_bias))) {
 			if (settled) record_solve(r);
+			loops_changed = loops_changed || loop_limits_changed(w, r);
 			continue;
 		}
 		restore_tree(w, r);
@@ -1706,12 +1719,16 @@ void sinew_joint_tree_project(sinew_world *w, bool factored, float inv_h)
 	/* J dx = -C for every row in the block: rigid rows met, limits in the block brought to their bound */
 	sinew_tree_pass pass = {0.0f, false, true, false};
 	int trees = (int)stbds_arrlen(w->tree_ranges);
+	if (!factored) { /* every tree's active set started, then all factored in one call: trees of one shape
+	                  * together (factor_lanes). A tree's start reads only its own rows, so the same bits. */
+		for (int t = 0; t < trees; ++t)
+			if (w->tree_ranges[t].has_limits) start_position_limits(w, &w->tree_ranges[t], &pass);
+		factor_range(w, 0, (int32_t)stbds_arrlen(w->tree_nodes));
+	}
 	for (int t = 0; t < trees; ++t) {
 		const sinew_tree_range *r = &w->tree_ranges[t];
 		int32_t begin = r->begin, end = r->end;
-		bool changed = r->has_limits && start_position_limits(w, r, &pass);
-		if (!factored) factor_range(w, begin, end);
-		else if (changed) refactor_stale(w, begin, end);
+		if (factored && r->has_limits && start_position_limits(w, r, &pass)) refactor_stale(w, begin, end);
 		sinew_tree_solve_range(w, begin, end, &pass);
 		if (r->has_limits) settle_limits(w, r, &pass);
 	}

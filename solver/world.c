@@ -352,6 +352,8 @@ static void free_world(sinew_world *w)
 	stbds_arrfree(w->loop_pack_y);
 	stbds_arrfree(w->loop_pack_index);
 	stbds_arrfree(w->loop_pack_ends);
+	stbds_arrfree(w->loop_pack_turn);
+	stbds_arrfree(w->loop_pack_trees);
 	stbds_arrfree(w->loop_tree_joint);
 	stbds_arrfree(w->loop_increment);
 	stbds_arrfree(w->loop_tree_depth);

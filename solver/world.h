@@ -56,6 +56,7 @@ typedef struct sinew_body {
 	float linear_damping, angular_damping, gravity_scale;
 	float sleep_threshold, sleep_time;
 	float max_extent; /* largest distance from the centre of mass to a shape's surface */
+	float origin_extent; /* max_extent + |local_center|: a bound from the origin (contact.c's recycling) */
 	float thinnest;   /* half-thickness of its thinnest solid shape (body.c), SINEW_HUGE without one */
 	void *user_data;
 	uint64_t creation_seq;
@@ -345,6 +346,8 @@ typedef struct sinew_world {
 	int32_t *loop_pack_index;                /* each tree node's place in loop_pack (bodies of loop trees), else -1 */
 	bool *loop_needed;                       /* tree nodes whose inverse block the preconditioner needs */
 	int32_t *loop_pack_ends;                 /* loop_nodes as places in loop_pack, and runs of rows with the same ends */
+	double *loop_pack_turn;                  /* per place in loop_pack: its node's four tree_turn entries */
+	int32_t *loop_pack_trees;                /* per tree in loop_pack: its first place and its tree, then the end */
 	double *loop_increment;                  /* per loop row: what the last biased pass added (joint_loops.c) */
 	int32_t *loop_tree_joint;                /* per solver slot: the joint to its tree parent chosen by joint_loops.c (-2: any) */
 	int32_t *loop_tree_depth;                /* per solver slot: its distance from its tree's root (joint_loops.c) */
@@ -517,6 +520,7 @@ void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_cont
 void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
+bool sinew_contacts_bounces_wide(const sinew_world *world, int32_t slot, int point_count, float threshold);
 void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);
 enum { SINEW_WIDE_FOUR, SINEW_WIDE_AVX, SINEW_WIDE_AVX512 };
 int sinew_contacts_wide_simd(void);

@@ -128,15 +128,17 @@ static type_run random_body_types(uint32_t seed)
  * kinematic part against a static one, loop solves near a singular S, warm starts carried across a
  * change of solver, and projections of metres at once; see docs/joints.md "Known limits"). Seeds 1-5
  * and 13, 900 steps each: every body finite after every step, no engine error, no dynamic body faster
- * than 120 m/s (measured 37-92 m/s over the six seeds; 144 m/s before the last of the fixes below;
- * it was up to 156 m/s, bounded at 350, and
- * reached the 400 m/s clamp with some changes of the solver's details). Traced pass by pass, three
+ * than 120 m/s (measured 24-62 m/s over the six seeds; 37-92 m/s before the last two fixes below,
+ * 144 m/s before the one before; it was up to 156 m/s, bounded at 350, and
+ * reached the 400 m/s clamp with some changes of the solver's details). Traced pass by pass, five
  * injections threw the light parts (docs/joints.md, Known limits): the loops' bias asking a joint
  * stretched by metres to close in one substep (a 36 g hand at 802 m/s), the presolve spreading a
  * crushed hand's warm-started contact impulse (540 m/s) through a figure a kinematic part drives,
- * and the loop impulses of such a figure near a singular S (620 m/s); what is left comes from loop
- * solves near a singular S in figures no moving kinematic part drives (seed 4, step 594: 244 m/s
- * inside a pass, 92 m/s at the step's end). None further than 100 m from where the figures
+ * the loop impulses of such a figure near a singular S (620 m/s), a loop solve with S factored
+ * before the tree solve dropped a limit (seed 2, step 476: a torso pinned by its hip limit, freed,
+ * turned at 16,700 rad/s and its head thrown at 5,135 m/s inside the pass, 124 m/s at the step's
+ * end), and the bias of a driven figure's loops near a singular S passing the energy test (seed 4,
+ * step 269: 121 m/s). None further than 100 m from where the figures
  * stand (a kinematic part can travel about 37 m), and once all parts are dynamic again every joint
  * back within 1 cm over the last second. Without the projection's trust region (the other guards in
  * place) every seed stayed finite, but bodies were flung up to 923 m and reached the clamp. */
