@@ -645,6 +645,7 @@ void sinew_body_update_mass(sinew_world *w, sinew_body *b)
 	for (int32_t s = b->shape_list; s != SINEW_NULL_INDEX; s = w->shapes[s].next)
 		extent = sinew_maxf(extent, sinew_geometry_extent(&w->shapes[s].geom, b->local_center));
 	b->max_extent = extent;
+	b->origin_extent = extent + sinew_length(b->local_center);
 	b->thinnest = thinnest(w, b);
 }
 

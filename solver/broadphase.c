@@ -24,11 +24,11 @@ bool sinew_shapes_should_collide(const sinew_shape *a, const sinew_shape *b)
 static int32_t pair_find(const sinew_world *w, int32_t shape_a, int32_t shape_b);
 
 /* The dynamic tree walks against itself when at least this many quarters of its shapes moved.
- * The walk visits the pairs of shapes that did not move too, so it pays only when most did:
- * tumbler's first 100 steps (callgrind) cost 1,854 M instructions with queries only, 1,843 M with
- * the walk from half, 1,839 M from three quarters, and 1,938 M with the walk at every step. */
+ * The walk visits the pairs of shapes that did not move too, so it pays only when many did:
+ * tumbler's first 100 steps (callgrind) cost 1,852 M instructions with queries only, 1,827 M with
+ * the walk from a quarter, 1,816 M from half and 1,829 M from three quarters. */
 #ifndef SINEW_SELF_PAIRS_QUARTERS
-#define SINEW_SELF_PAIRS_QUARTERS 3
+#define SINEW_SELF_PAIRS_QUARTERS 2
 #endif
 
 typedef struct pair_query {

@@ -126,8 +126,17 @@ void sinew_contact_destroy(sinew_world *w, int32_t ci, bool report)
  * step's points, old_count of them). */
 static void match_impulses(sinew_contact *c, const uint16_t *old_id, int old_count)
 {
-	float normal[2] = {c->warm_normal[0], c->warm_normal[1]}, tangent[2] = {c->warm_tangent[0], c->warm_tangent[1]};
 	sinew_manifold *m = &c->manifold;
+	/* The common case, a resting or recycled pair: the same ids in the same order. Each point then
+	 * finds its own slot first (the second point only if the first id differs from it), so its
+	 * impulses stay where they are, as the search below would leave them. */
+	if (old_count == m->point_count &&
+	    (old_count == 0 || (old_id[0] == m->points[0].id &&
+	                        (old_count == 1 || (old_id[1] == m->points[1].id && old_id[0] != m->points[1].id))))) {
+		for (int i = 0; i < old_count; ++i) m->points[i].persisted = true;
+		return;
+	}
+	float normal[2] = {c->warm_normal[0], c->warm_normal[1]}, tangent[2] = {c->warm_tangent[0], c->warm_tangent[1]};
 	for (int i = 0; i < m->point_count; ++i) {
 		sinew_manifold_point *p = &m->points[i];
 		c->warm_normal[i] = c->warm_tangent[i] = 0.0f;
@@ -201,10 +210,11 @@ static void cache_store(sinew_contact_cache *cache, const sinew_manifold *m, sin
 }
 
 /* Largest distance from the body's origin to a point of its shapes, or a contact point of them
- * within the reach. */
+ * within the reach (origin_extent is max_extent + |local_center|, kept by sinew_body_update_mass:
+ * the same sum, without two square roots per contact). */
 static float origin_extent(const sinew_body *b, float reach)
 {
-	return b->max_extent + sinew_length(b->local_center) + reach;
+	return b->origin_extent + reach;
 }
 
 /* How far a material point of one body can have moved in the other's frame since the cache was
@@ -260,10 +270,11 @@ static float approach_speed(const sinew_world *w, const sinew_contact *c)
 	return -sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), c->manifold.normal);
 }
 
-static void update_one(sinew_world *w, int32_t ci, float dt, float reach_gravity)
+/* Contact ci of shapes sa and sb (the caller has them: their boxes were just compared). */
+static inline void update_one(sinew_world *w, int32_t ci, const sinew_shape *sa, const sinew_shape *sb, float dt,
+                              float reach_gravity)
 {
 	sinew_contact *c = &w->contacts[ci];
-	const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
 	const sinew_body *a = &w->bodies[sa->body], *b = &w->bodies[sb->body];
 	bool was_touching = (c->flags & SINEW_CONTACT_TOUCHING) != 0;
 	bool touching;
@@ -367,7 +378,7 @@ void sinew_contacts_update(sinew_world *w, float dt)
 			sinew_contact_destroy(w, ci, true);
 			continue;
 		}
-		update_one(w, ci, dt, reach_gravity);
+		update_one(w, ci, sa, sb, dt, reach_gravity);
 		if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING) {
 			/* touching wakes: a kinematic body or a body from another island pushing a sleeper */
 			sinew_body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];

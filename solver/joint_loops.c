@@ -473,8 +473,8 @@ static void loop_product(sinew_world *w, const double *p, double *out)
  *
  * (eliminate_up and substitute_down of joint_tree.c written out for a joint whose right-hand side
  * starts at 0). Per body 27 products instead of the 50 of the body's and its joint's passes, over
- * half the nodes, without the dispatch on block sizes, and read from 128 bytes a body instead of
- * two 232-byte nodes. The same answer to rounding (the sums are grouped differently). Made again
+ * half the nodes, without the dispatch on block sizes, and read from 304 bytes a body (the blocks'
+ * columns and A's rows in lanes) instead of two 232-byte nodes. The same answer to rounding (the sums are grouped differently). Made again
  * after each factorisation (joint_tree.c marks it stale); the exact path's S keeps the tree passes. */
 typedef struct sinew_loop_node {
 	double up[12];   /* A's columns, each padded to four with a 0 (see d4) */
@@ -521,6 +521,35 @@ static inline d4 d4_mul(d4 a, d4 b) { return (d4){{a.v[0] * b.v[0], a.v[1] * b.v
 static inline double d4_sum_pair(d4 a, d4 b) { return a.v[0] + a.v[1] + a.v[2] + (b.v[0] + b.v[1] + b.v[2]); }
 #endif
 
+#if defined(__GNUC__)
+#define LOOPS_INLINE static inline __attribute__((always_inline))
+#else
+#define LOOPS_INLINE static inline
+#endif
+
+/* B's update and A from the joint j (nj rows) above the body node n: inlined with nj a constant
+ * (pack_body), so the short loops unroll; the same operations in the same order for every nj. */
+LOOPS_INLINE void fold_joint(const sinew_tree_node *n, const sinew_tree_node *j, int nj, double bm[3][3], double am[3][3])
+{
+	double e[3][3] = {{0.0}}, f[3][3] = {{0.0}}; /* E = D_b H_b, F = E D_j (3 x nj) */
+	for (int a = 0; a < 3; ++a)
+		for (int c = 0; c < nj; ++c)
+			for (int k = 0; k < 3; ++k) e[a][c] += n->d[a][k] * n->h[k][c];
+	for (int a = 0; a < 3; ++a)
+		for (int c = 0; c < nj; ++c)
+			for (int k = 0; k < nj; ++k) f[a][c] += e[a][k] * j->d[k][c];
+	for (int a = 0; a < 3; ++a)
+		for (int c = 0; c < 3; ++c)
+			for (int k = 0; k < nj; ++k) bm[a][c] += f[a][k] * e[c][k];
+	if (j->parent < 0) return;
+	for (int a = 0; a < 3; ++a) /* A^T = F H_j */
+		for (int c = 0; c < 3; ++c) {
+			double v = 0.0;
+			for (int k = 0; k < nj; ++k) v += f[a][k] * j->h[k][c];
+			am[c][a] = v;
+		}
+}
+
 static void pack_body(const sinew_world *w, int32_t i, sinew_loop_node *q)
 {
 	const sinew_tree_node *n = &w->tree_nodes[i];
@@ -532,26 +561,13 @@ static void pack_body(const sinew_world *w, int32_t i, sinew_loop_node *q)
 	double am[3][3] = {{0.0}}; /* A */
 	if (n->parent >= 0) {
 		const sinew_tree_node *j = &w->tree_nodes[n->parent];
-		int nj = j->dim;
-		double e[3][3] = {{0.0}}, f[3][3] = {{0.0}}; /* E = D_b H_b, F = E D_j (3 x nj) */
-		for (int a = 0; a < 3; ++a)
-			for (int c = 0; c < nj; ++c)
-				for (int k = 0; k < 3; ++k) e[a][c] += n->d[a][k] * n->h[k][c];
-		for (int a = 0; a < 3; ++a)
-			for (int c = 0; c < nj; ++c)
-				for (int k = 0; k < nj; ++k) f[a][c] += e[a][k] * j->d[k][c];
-		for (int a = 0; a < 3; ++a)
-			for (int c = 0; c < 3; ++c)
-				for (int k = 0; k < nj; ++k) bm[a][c] += f[a][k] * e[c][k];
-		if (j->parent >= 0) {
-			q->parent = w->loop_pack_index[j->parent];
-			for (int a = 0; a < 3; ++a) /* A^T = F H_j */
-				for (int c = 0; c < 3; ++c) {
-					double v = 0.0;
-					for (int k = 0; k < nj; ++k) v += f[a][k] * j->h[k][c];
-					am[c][a] = v;
-				}
+		switch (j->dim) {
+		case 1: fold_joint(n, j, 1, bm, am); break;
+		case 2: fold_joint(n, j, 2, bm, am); break;
+		case 3: fold_joint(n, j, 3, bm, am); break;
+		default: fold_joint(n, j, j->dim, bm, am); break;
 		}
+		if (j->parent >= 0) q->parent = w->loop_pack_index[j->parent];
 	}
 	double b01 = 0.5 * (bm[0][1] + bm[1][0]), b02 = 0.5 * (bm[0][2] + bm[2][0]), b12 = 0.5 * (bm[1][2] + bm[2][1]);
 	bm[0][1] = bm[1][0] = b01, bm[0][2] = bm[2][0] = b02, bm[1][2] = bm[2][1] = b12;

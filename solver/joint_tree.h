@@ -34,8 +34,8 @@ typedef struct sinew_tree_node {
 	                  * a joint node whose own are, a body node whose parent's are (SINEW_POINT_ZERO, joint_tree.c) */
 } sinew_tree_node;
 
-/* One tree: its nodes [begin, end) and whether any of its joints has limits. Found once per step,
- * after the trees are built, and used by every pass. */
+/* One tree: its nodes [begin, end) and whether any of its joints has limits, found when the trees are
+ * grown and kept with them; its other fields start again each step (sinew_joint_tree_build). */
 typedef struct sinew_tree_range {
 	int32_t begin, end;
 	double energy; /* the ceiling on its kinetic plus potential energy (sinew_joint_tree_mark_energy) */

@@ -56,6 +56,7 @@ typedef struct sinew_body {
 	float linear_damping, angular_damping, gravity_scale;
 	float sleep_threshold, sleep_time;
 	float max_extent; /* largest distance from the centre of mass to a shape's surface */
+	float origin_extent; /* max_extent + |local_center|: a bound from the origin (contact.c's recycling) */
 	float thinnest;   /* half-thickness of its thinnest solid shape (body.c), SINEW_HUGE without one */
 	void *user_data;
 	uint64_t creation_seq;
@@ -519,6 +520,7 @@ void sinew_contacts_pack_wide(sinew_world *world, int32_t slot, const sinew_cont
 void sinew_contacts_masses_wide(sinew_world *world);
 void sinew_contacts_read_wide(const sinew_world *world, int32_t slot, int point_count, sinew_contact_constraint *cc);
 void sinew_contacts_write_normal_wide(sinew_world *world, int32_t slot, int point_count, const sinew_contact_constraint *cc);
+bool sinew_contacts_bounces_wide(const sinew_world *world, int32_t slot, int point_count, float threshold);
 void sinew_contacts_store_wide(const sinew_world *world, int32_t slot, sinew_contact *c);
 enum { SINEW_WIDE_FOUR, SINEW_WIDE_AVX, SINEW_WIDE_AVX512 };
 int sinew_contacts_wide_simd(void);

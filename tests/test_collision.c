@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -1282,6 +1283,48 @@ static float floor_uniform(uint32_t *s, float lo, float hi)
 	return lo + (hi - lo) * (float)(floor_random(s) & 0xffff) / 65535.0f;
 }
 
+/* sinew_compute_polygon_aabb (SSE2 where the CPU has it) is, bit for bit, the box of the vertices
+ * each moved by sinew_transform_point, taken vertex by vertex with sinew_vmin/sinew_vmax, grown by
+ * the radius: random polygons of 1 to 8 vertices and random poses, with zeros of both signs among
+ * the coordinates and the pose (the order of a min of -0 and +0 shows in the sign). */
+static void test_aabb_polygon_is_its_vertices_box(void **state)
+{
+	(void)state;
+	uint32_t seed = 12345u;
+	const float zeros[2] = {0.0f, -0.0f};
+	for (int round = 0; round < 20000; ++round) {
+		sinew_polygon p;
+		memset(&p, 0, sizeof p);
+		p.count = 1 + (int)(floor_random(&seed) % SINEW_MAX_POLYGON_VERTICES);
+		for (int i = 0; i < p.count; ++i) {
+			bool zero = floor_random(&seed) % 4 == 0;
+			p.vertices[i].x = zero ? zeros[floor_random(&seed) % 2] : floor_uniform(&seed, -3.0f, 3.0f);
+			p.vertices[i].y = floor_random(&seed) % 4 == 0 ? zeros[floor_random(&seed) % 2] : floor_uniform(&seed, -3.0f, 3.0f);
+		}
+		p.radius = floor_random(&seed) % 2 ? 0.0f : floor_uniform(&seed, 0.0f, 0.5f);
+		sinew_transform xf;
+		bool still = floor_random(&seed) % 4 == 0; /* no turn: the products keep the zeros' signs */
+		xf.q = still ? (sinew_rot){1.0f, zeros[floor_random(&seed) % 2]} : sinew_make_rot(floor_uniform(&seed, -4.0f, 4.0f));
+		xf.p.x = floor_random(&seed) % 3 == 0 ? zeros[floor_random(&seed) % 2] : floor_uniform(&seed, -50.0f, 50.0f);
+		xf.p.y = floor_random(&seed) % 3 == 0 ? zeros[floor_random(&seed) % 2] : floor_uniform(&seed, -50.0f, 50.0f);
+		sinew_vec2 v = sinew_transform_point(xf, p.vertices[0]);
+		sinew_aabb want = {v, v};
+		for (int i = 1; i < p.count; ++i) {
+			v = sinew_transform_point(xf, p.vertices[i]);
+			want.lower = sinew_vmin(want.lower, v);
+			want.upper = sinew_vmax(want.upper, v);
+		}
+		sinew_vec2 r = {p.radius, p.radius};
+		want.lower = sinew_sub(want.lower, r);
+		want.upper = sinew_add(want.upper, r);
+		sinew_aabb got = sinew_compute_polygon_aabb(&p, xf);
+		if (memcmp(&got, &want, sizeof got) != 0)
+			fail_msg("round %d, %d vertices: (%a %a %a %a), want (%a %a %a %a)", round, p.count, (double)got.lower.x,
+			         (double)got.lower.y, (double)got.upper.x, (double)got.upper.y, (double)want.lower.x,
+			         (double)want.lower.y, (double)want.upper.x, (double)want.upper.y);
+	}
+}
+
 /* Every point the narrowphase reports for random poses of every pair of seven shapes (boxes, one
  * far from its body's origin, a rounded box, a thin triangle, a capsule, a circle) is at least the
  * floor apart, so where the floor is beyond the speculative distance there is no point; and the
@@ -1410,6 +1453,7 @@ int main(void)
 		cmocka_unit_test(test_combine_mass),
 		cmocka_unit_test(test_aabb_rotated_box),
 		cmocka_unit_test(test_aabb_capsule_and_circle),
+		cmocka_unit_test(test_aabb_polygon_is_its_vertices_box),
 		cmocka_unit_test(test_geometry_extent),
 		cmocka_unit_test(test_separation_floor_is_under_every_point),
 	};
