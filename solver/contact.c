@@ -270,10 +270,11 @@ static float approach_speed(const sinew_world *w, const sinew_contact *c)
 	return -sinew_dot(sinew_sub(point_velocity(b, p->point), point_velocity(a, p->point)), c->manifold.normal);
 }
 
-static void update_one(sinew_world *w, int32_t ci, float dt, float reach_gravity)
+/* Contact ci of shapes sa and sb (the caller has them: their boxes were just compared). */
+static inline void update_one(sinew_world *w, int32_t ci, const sinew_shape *sa, const sinew_shape *sb, float dt,
+                              float reach_gravity)
 {
 	sinew_contact *c = &w->contacts[ci];
-	const sinew_shape *sa = &w->shapes[c->shape_a], *sb = &w->shapes[c->shape_b];
 	const sinew_body *a = &w->bodies[sa->body], *b = &w->bodies[sb->body];
 	bool was_touching = (c->flags & SINEW_CONTACT_TOUCHING) != 0;
 	bool touching;
@@ -377,7 +378,7 @@ void sinew_contacts_update(sinew_world *w, float dt)
 			sinew_contact_destroy(w, ci, true);
 			continue;
 		}
-		update_one(w, ci, dt, reach_gravity);
+		update_one(w, ci, sa, sb, dt, reach_gravity);
 		if ((c->flags & (SINEW_CONTACT_TOUCHING | SINEW_CONTACT_SENSOR)) == SINEW_CONTACT_TOUCHING) {
 			/* touching wakes: a kinematic body or a body from another island pushing a sleeper */
 			sinew_body *ba = &w->bodies[sa->body], *bb = &w->bodies[sb->body];

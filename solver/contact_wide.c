@@ -1,10 +1,10 @@
-/* The contact solver eight (or four) constraints at a time.
+/* The contact solver sixteen, eight or four constraints at a time.
  *
  * Graph colouring: each contact constraint gets the first of SINEW_GRAPH_COLOURS colours in which
  * neither of its dynamic bodies has a constraint yet (static and kinematic bodies take no colour:
  * the solver never changes their velocity). The constraints of one colour then share no body
- * that moves, so they can be solved in any order, and eight at once: each colour's constraints
- * are packed, in constraint order, into sinew_contact_wide blocks of eight lanes (the last one
+ * that moves, so they can be solved in any order, and sixteen at once: each colour's constraints
+ * are packed, in constraint order, into sinew_contact_wide blocks of sixteen lanes (the last one
  * padded with lanes on the static dummy that apply nothing). A constraint that finds no free
  * colour goes to the overflow list, solved one by one by contact_solver.c before the colours.
  * Colouring and packing run in constraint order, so the answer is the same on every run of a
@@ -12,10 +12,10 @@
  * and soft bias, the 2x2 block solve of a two-point manifold with the one-by-one fallback,
  * Coulomb friction, the impulses summed for restitution and warm starting.
  *
- * The kernel (contact_wide_kernel.h) runs four lanes, a block's two halves, as SSE2 registers
+ * The kernel (contact_wide_kernel.h) runs four lanes, a block's quarters, as SSE2 registers
  * where the compiler targets SSE2 (every x86-64) and a plain four-float struct elsewhere; with gcc
- * on x86-64 it is also built for AVX, eight lanes (a whole block) and four, and used where the
- * CPU has AVX. All give the same answer for a given build. Comparisons give lane masks, and every
+ * on x86-64 it is also built for AVX, eight lanes (half a block) and four, and for AVX-512,
+ * sixteen (a whole block), each used where the CPU has it. All give the same answer for a given build. Comparisons give lane masks, and every
  * branch of the scalar code is a select between both results. */
 #include "world.h"
 
@@ -181,11 +181,12 @@ static inline void f4_scatter(sinew_solver_body *bodies, const uint32_t *offset,
 #define KERNEL_INLINE static inline
 #endif
 
-/* Lanes of a wide constraint: eight, so the AVX kernel loads each field as one register (and
- * uses it straight from memory); the four-lane kernels take them as two halves. */
-#define WIDE_LANES 8
+/* Lanes of a wide constraint: sixteen, so the AVX-512 kernel loads each field as one register (and
+ * uses it straight from memory); the eight-lane kernel takes them as two halves, the four-lane
+ * kernels as four quarters. */
+#define WIDE_LANES 16
 
-/* One contact point of the eight lanes. */
+/* One contact point of the sixteen lanes. */
 typedef struct wide_point {
 	float rax[WIDE_LANES], ray[WIDE_LANES], rbx[WIDE_LANES], rby[WIDE_LANES]; /* anchors from the centres of mass */
 	float base_separation[WIDE_LANES], normal_mass[WIDE_LANES], tangent_mass[WIDE_LANES];
@@ -194,7 +195,7 @@ typedef struct wide_point {
 	float relax_gap[WIDE_LANES]; /* a speculative point's gap speed in this substep's relax passes, else 0 */
 } wide_point;
 
-/* Eight contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
+/* Sixteen contact constraints of one colour, lane by lane (see sinew_contact_constraint). */
 typedef struct sinew_contact_wide {
 	uint32_t offset_a[WIDE_LANES], offset_b[WIDE_LANES]; /* the bodies' byte offsets (body_in) */
 	float inv_mass_a[WIDE_LANES], inv_inertia_a[WIDE_LANES], inv_mass_b[WIDE_LANES], inv_inertia_b[WIDE_LANES];
@@ -406,11 +407,11 @@ _Static_assert(offsetof(sinew_solver_body, inv_mass) == offsetof(sinew_solver_bo
 _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp) + 2 * sizeof(float),
                "dp and dq are read as four floats");
 
-/* The four-lane kernel: SSE2, or plain C; half 0 or 1 of a wide constraint. */
+/* The four-lane kernel: SSE2, or plain C; quarter 0 to 3 of a wide constraint. */
 #define VT f4
 #define VM m4
 #define V(op) f4_##op
-#define LANES(half) (4 * (half))
+#define LANES(part) (4 * (part))
 #define K(name) name##_4
 #include "contact_wide_kernel.h"
 #undef K
@@ -418,7 +419,7 @@ _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp
 #if WIDE_AVX
 #pragma GCC push_options
 #pragma GCC target("avx")
-/* The four-lane kernel again, for AVX: the leftover wide constraint of a colour of odd length. */
+/* The four-lane kernel again, for AVX: a colour's last four lanes or fewer. */
 #define K(name) name##_avx4
 #include "contact_wide_kernel.h"
 #undef K
@@ -456,7 +457,7 @@ _Static_assert(offsetof(sinew_solver_body, dq) == offsetof(sinew_solver_body, dp
 		T##_store_row(bodies, offset, 3, inv_mass);                                                                    \
 	}
 
-/* Eight lanes: a whole wide constraint. */
+/* Eight lanes: half a wide constraint. */
 typedef __m256 f8;
 typedef __m256 m8;
 static inline f8 f8_load(const float *p) { return _mm256_loadu_ps(p); }
@@ -502,6 +503,8 @@ KERNEL_INLINE void f8_store_row(sinew_solver_body *bodies, const uint32_t *offse
 	_mm_storeu_ps(&body_out(bodies, offset[i + 4])->v.x, _mm256_extractf128_ps(row, 1));
 }
 WIDE_GATHER_SCATTER(f8)
+#undef LANES
+#define LANES(part) (8 * (part)) /* half 0 or 1 of a wide constraint */
 #define VT f8
 #define VM m8
 #define V(op) f8_##op
@@ -513,27 +516,14 @@ WIDE_GATHER_SCATTER(f8)
 #undef VM
 #undef VT
 
-/* Sixteen lanes with AVX-512 (the base instructions only, AVX512F): two wide constraints of a
- * colour at once, the first's eight lanes then the next one's, so each pass has half the blocks
- * and twice the independent work in flight per block (the passes wait on each block's long chain
- * of dependent operations more than on anything else). A field's sixteen lanes are its eight in
- * the first constraint and its eight WIDE_NEXT floats on, in the next; the same for the offsets. */
+/* Sixteen lanes with AVX-512 (the base instructions only, AVX512F): a whole wide constraint at
+ * once, each field one register. */
 #pragma GCC push_options
 #pragma GCC target("avx512f")
-#define WIDE_NEXT (sizeof(sinew_contact_wide) / sizeof(float))
-_Static_assert(sizeof(sinew_contact_wide) % sizeof(float) == 0, "the next wide constraint's field is whole floats on");
 typedef __m512 f16;
 typedef __mmask16 m16;
-KERNEL_INLINE f16 f16_join(__m256 lo, __m256 hi)
-{
-	return _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(lo)), _mm256_castps_pd(hi), 1));
-}
-static inline f16 f16_load(const float *p) { return f16_join(_mm256_loadu_ps(p), _mm256_loadu_ps(p + WIDE_NEXT)); }
-static inline void f16_store(float *p, f16 a)
-{
-	_mm256_storeu_ps(p, _mm512_castps512_ps256(a));
-	_mm256_storeu_ps(p + WIDE_NEXT, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a), 1)));
-}
+static inline f16 f16_load(const float *p) { return _mm512_loadu_ps(p); }
+static inline void f16_store(float *p, f16 a) { _mm512_storeu_ps(p, a); }
 static inline f16 f16_splat(float x) { return _mm512_set1_ps(x); }
 static inline f16 f16_add(f16 a, f16 b) { return _mm512_add_ps(a, b); }
 static inline f16 f16_sub(f16 a, f16 b) { return _mm512_sub_ps(a, b); }
@@ -566,11 +556,10 @@ KERNEL_INLINE void f16_transpose4(f16 *r0, f16 *r1, f16 *r2, f16 *r3)
 	*r2 = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
 	*r3 = _mm512_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
 }
-/* The body of lane 4 q + i (q: the quarter), whose offset is in the first or the next constraint. */
+/* The body of lane 4 q + i (q: the quarter). */
 KERNEL_INLINE const float *f16_at(const sinew_solver_body *bodies, const uint32_t *offset, int i, int q, size_t field)
 {
-	size_t at = (q >= 2 ? WIDE_NEXT : 0) + (size_t)(4 * (q & 1) + i);
-	return (const float *)(const void *)((const char *)body_in(bodies, offset[at]) + field);
+	return (const float *)(const void *)((const char *)body_in(bodies, offset[4 * q + i]) + field);
 }
 /* The four floats at field of the bodies of lanes i, i + 4, i + 8 and i + 12, one per quarter. */
 KERNEL_INLINE f16 f16_row(const sinew_solver_body *bodies, const uint32_t *offset, int i, size_t field)
@@ -596,41 +585,61 @@ WIDE_GATHER_SCATTER(f16)
 #include "contact_wide_kernel.h"
 #undef K
 
-/* Pairs of a colour's wide constraints, sixteen lanes at a time (called from the AVX loops below,
- * which cannot inline AVX-512 code). */
-static void warm_pairs_avx16(sinew_solver_body *bodies, sinew_contact_wide *cw, int pairs, bool first_substep)
+/* A colour's first `count` wide constraints, sixteen lanes at a time (called from the AVX loops
+ * below, which cannot inline AVX-512 code). */
+static void warm_blocks_avx16(sinew_solver_body *bodies, sinew_contact_wide *cw, int count, bool first_substep)
 {
-	for (int k = 0; k < pairs; ++k) warm_block_avx16(bodies, cw + 2 * k, 0, first_substep);
+	for (int k = 0; k < count; ++k) warm_block_avx16(bodies, cw + k, 0, first_substep);
 }
 
-KERNEL_INLINE void solve_pairs_pass_avx16(sinew_solver_body *bodies, sinew_contact_wide *cw, int pairs, const pass_avx16 *ps,
-                                          sinew_contact_pass pass)
+KERNEL_INLINE void solve_blocks_pass_avx16(sinew_solver_body *bodies, sinew_contact_wide *cw, int count, const pass_avx16 *ps,
+                                           sinew_contact_pass pass)
 {
-	for (int k = 0; k < pairs; ++k) solve_block_avx16(bodies, cw + 2 * k, 0, ps, pass);
+	for (int k = 0; k < count; ++k) solve_block_avx16(bodies, cw + k, 0, ps, pass);
 }
 
-static void solve_pairs_avx16(const sinew_world *w, float inv_h, sinew_contact_wide *cw, int pairs, sinew_contact_pass pass)
+static void solve_blocks_avx16(const sinew_world *w, float inv_h, sinew_contact_wide *cw, int count, sinew_contact_pass pass)
 {
 	pass_avx16 ps = make_pass_avx16(w, inv_h);
 	switch (pass) {
-	case SINEW_CONTACT_PASS_BIASED: solve_pairs_pass_avx16(w->solver_bodies, cw, pairs, &ps, SINEW_CONTACT_PASS_BIASED); break;
-	case SINEW_CONTACT_PASS_RELAX: solve_pairs_pass_avx16(w->solver_bodies, cw, pairs, &ps, SINEW_CONTACT_PASS_RELAX); break;
+	case SINEW_CONTACT_PASS_BIASED: solve_blocks_pass_avx16(w->solver_bodies, cw, count, &ps, SINEW_CONTACT_PASS_BIASED); break;
+	case SINEW_CONTACT_PASS_RELAX: solve_blocks_pass_avx16(w->solver_bodies, cw, count, &ps, SINEW_CONTACT_PASS_RELAX); break;
 	case SINEW_CONTACT_PASS_RELAX_AGAIN:
-		solve_pairs_pass_avx16(w->solver_bodies, cw, pairs, &ps, SINEW_CONTACT_PASS_RELAX_AGAIN);
+		solve_blocks_pass_avx16(w->solver_bodies, cw, count, &ps, SINEW_CONTACT_PASS_RELAX_AGAIN);
 		break;
 	}
 }
 #pragma GCC pop_options
 
-/* The pairs of wide constraints that the sixteen-lane kernel takes of a colour of `lanes`
- * constraints: while more than one wide constraint's worth is left. */
-static inline int sixteen_lane_pairs(int lanes)
+/* The wide constraints that the sixteen-lane kernel takes of a colour of `lanes` constraints: those
+ * with more than eight lanes in use (every one but perhaps the last). */
+static inline int sixteen_lane_blocks(int lanes)
 {
-	return lanes > WIDE_LANES ? (lanes - WIDE_LANES - 1) / (2 * WIDE_LANES) + 1 : 0;
+	return lanes / WIDE_LANES + (lanes % WIDE_LANES > WIDE_LANES / 2 ? 1 : 0);
 }
 
-/* Colour by colour, eight lanes at a time; a colour's last wide constraint four lanes wide when
- * its other four are padding. */
+/* The eight-lane and four-lane kernels over the first `lanes` lanes of a wide constraint, a half or
+ * a quarter at a time (pass a constant). */
+KERNEL_INLINE void solve_parts_avx(sinew_solver_body *bodies, sinew_contact_wide *cw, int lanes, const pass_avx4 *ps4,
+                                   const pass_avx8 *ps8, sinew_contact_pass pass)
+{
+	for (int h = 0; h < 2 && lanes > 8 * h; ++h) {
+		if (lanes > 8 * h + 4) solve_block_avx8(bodies, cw, h, ps8, pass);
+		else solve_block_avx4(bodies, cw, 2 * h, ps4, pass);
+	}
+}
+
+static void warm_parts_avx(sinew_solver_body *bodies, sinew_contact_wide *cw, int lanes, bool first_substep)
+{
+	for (int h = 0; h < 2 && lanes > 8 * h; ++h) {
+		if (lanes > 8 * h + 4) warm_block_avx8(bodies, cw, h, first_substep);
+		else warm_block_avx4(bodies, cw, 2 * h, first_substep);
+	}
+}
+
+/* Colour by colour: the wide constraints sixteen lanes at a time with AVX-512 (sixteen), and the
+ * rest (a colour's last, when it holds eight constraints or fewer, or all of them without AVX-512)
+ * eight lanes at a time, a half of four lanes with four. */
 static void warm_start_avx(sinew_world *w, bool first_substep, bool sixteen)
 {
 	sinew_solver_body *bodies = w->solver_bodies;
@@ -638,12 +647,11 @@ static void warm_start_avx(sinew_world *w, bool first_substep, bool sixteen)
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		int lanes = w->colour_count[c];
-		int pairs = sixteen ? sixteen_lane_pairs(lanes) : 0;
-		if (pairs > 0) warm_pairs_avx16(bodies, cw, pairs, first_substep);
-		lanes -= 2 * WIDE_LANES * pairs;
-		cw += 2 * pairs;
-		for (; lanes > 4; lanes -= WIDE_LANES) warm_block_avx8(bodies, cw++, 0, first_substep);
-		if (lanes > 0) warm_block_avx4(bodies, cw, 0, first_substep);
+		int blocks = sixteen ? sixteen_lane_blocks(lanes) : 0;
+		if (blocks > 0) warm_blocks_avx16(bodies, cw, blocks, first_substep);
+		lanes -= WIDE_LANES * blocks;
+		cw += blocks;
+		for (; lanes > 0; lanes -= WIDE_LANES) warm_parts_avx(bodies, cw++, lanes, first_substep);
 	}
 }
 
@@ -657,12 +665,11 @@ KERNEL_INLINE void solve_colours_avx(sinew_world *w, float inv_h, sinew_contact_
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
 		int lanes = w->colour_count[c];
-		int pairs = sixteen ? sixteen_lane_pairs(lanes) : 0;
-		if (pairs > 0) solve_pairs_avx16(w, inv_h, cw, pairs, pass);
-		lanes -= 2 * WIDE_LANES * pairs;
-		cw += 2 * pairs;
-		for (; lanes > 4; lanes -= WIDE_LANES) solve_block_avx8(bodies, cw++, 0, &ps8, pass);
-		if (lanes > 0) solve_block_avx4(bodies, cw, 0, &ps4, pass);
+		int blocks = sixteen ? sixteen_lane_blocks(lanes) : 0;
+		if (blocks > 0) solve_blocks_avx16(w, inv_h, cw, blocks, pass);
+		lanes -= WIDE_LANES * blocks;
+		cw += blocks;
+		for (; lanes > 0; lanes -= WIDE_LANES) solve_parts_avx(bodies, cw++, lanes, &ps4, &ps8, pass);
 	}
 }
 
@@ -704,14 +711,12 @@ void sinew_contacts_warm_start_wide(sinew_world *w, bool first_substep)
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
-		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
-			warm_block_4(w->solver_bodies, cw, 0, first_substep);
-			if (lanes > 4) warm_block_4(w->solver_bodies, cw, 1, first_substep);
-		}
+		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw)
+			for (int q = 0; q < WIDE_LANES / 4 && lanes > 4 * q; ++q) warm_block_4(w->solver_bodies, cw, q, first_substep);
 	}
 }
 
-/* Each wide constraint as two halves of four lanes (the second only where it holds a constraint);
+/* Each wide constraint as four quarters of four lanes (those that hold a constraint);
  * pass a constant in each call. */
 KERNEL_INLINE void solve_colours_4(sinew_world *w, float inv_h, sinew_contact_pass pass)
 {
@@ -719,10 +724,8 @@ KERNEL_INLINE void solve_colours_4(sinew_world *w, float inv_h, sinew_contact_pa
 	for (int c = 0; c < SINEW_GRAPH_COLOURS; ++c) {
 		if (w->colour_count[c] == 0) continue; /* no constraint array at all in a world without contacts */
 		sinew_contact_wide *cw = &w->wide_constraints[w->colour_start[c]];
-		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw) {
-			solve_block_4(w->solver_bodies, cw, 0, &ps, pass);
-			if (lanes > 4) solve_block_4(w->solver_bodies, cw, 1, &ps, pass);
-		}
+		for (int lanes = w->colour_count[c]; lanes > 0; lanes -= WIDE_LANES, ++cw)
+			for (int q = 0; q < WIDE_LANES / 4 && lanes > 4 * q; ++q) solve_block_4(w->solver_bodies, cw, q, &ps, pass);
 	}
 }
 

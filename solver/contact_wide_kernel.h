@@ -1,13 +1,14 @@
 /* The contact solver's lane kernel, included by contact_wide.c once per kind of lanes: four
- * (SSE2 or plain C: a wide constraint's eight lanes as two halves), and where the CPU has AVX four
- * and eight (a whole wide constraint at once). Every instance runs the same operations in the same
- * order, so each lane's answer is the same bit for bit whichever instance solved it; the
- * constraints of one colour share no moving body, so which lanes go together does not matter
- * either.
+ * (SSE2 or plain C: a wide constraint's sixteen lanes as four quarters), and where the CPU has AVX
+ * four and eight (a half), and with AVX-512 sixteen (a whole wide constraint at once). Every
+ * instance runs the same operations in the same order, so each lane's answer is the same bit for
+ * bit whichever instance solved it; the constraints of one colour share no moving body, so which
+ * lanes go together does not matter either.
  * Before including: VT and VM, the lane types of floats and masks; V(op), the lane operations
  * (load and store of a wide constraint's field, gather and scatter of the bodies, arithmetic,
- * comparisons and selects); K(name), the names of this instance; LANES(half), the offset of the
- * lanes an instance spans within a field (half is always 0 for eight lanes); KERNEL_INLINE. */
+ * comparisons and selects); K(name), the names of this instance; LANES(part), the first lane of
+ * part `part` of a wide constraint that an instance spans (part is always 0 for sixteen lanes);
+ * KERNEL_INLINE. */
 
 /* The solver state of one side's bodies: velocity, angular velocity, and the change of position
  * and rotation in the step. */
@@ -67,43 +68,43 @@ static inline VT K(relative_speed)(const K(body) *a, const K(body) *b, VT rax, V
 	return V(add)(V(mul)(dvx, ax), V(mul)(dvy, ay));
 }
 
-static inline K(mass) K(load_mass)(const sinew_contact_wide *cw, int half)
+static inline K(mass) K(load_mass)(const sinew_contact_wide *cw, int part)
 {
-	K(mass) m = {V(load)(LANES(half) + cw->inv_mass_a), V(load)(LANES(half) + cw->inv_inertia_a), V(load)(LANES(half) + cw->inv_mass_b),
-	               V(load)(LANES(half) + cw->inv_inertia_b)};
+	K(mass) m = {V(load)(LANES(part) + cw->inv_mass_a), V(load)(LANES(part) + cw->inv_inertia_a), V(load)(LANES(part) + cw->inv_mass_b),
+	               V(load)(LANES(part) + cw->inv_inertia_b)};
 	return m;
 }
 
 /* Warm start of one wide constraint (of the lanes this instance spans). */
-static inline void K(warm_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int half, bool first_substep)
+static inline void K(warm_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int part, bool first_substep)
 {
-	K(body) a = K(gather)(bodies, LANES(half) + cw->offset_a), b = K(gather)(bodies, LANES(half) + cw->offset_b);
-	K(mass) m = K(load_mass)(cw, half);
-	VT nx = V(load)(LANES(half) + cw->nx), ny = V(load)(LANES(half) + cw->ny), tx = ny, ty = V(neg)(nx);
+	K(body) a = K(gather)(bodies, LANES(part) + cw->offset_a), b = K(gather)(bodies, LANES(part) + cw->offset_b);
+	K(mass) m = K(load_mass)(cw, part);
+	VT nx = V(load)(LANES(part) + cw->nx), ny = V(load)(LANES(part) + cw->ny), tx = ny, ty = V(neg)(nx);
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
-		VT ni = V(load)(LANES(half) + wp->normal_impulse), ti = V(load)(LANES(half) + wp->tangent_impulse);
+		VT ni = V(load)(LANES(part) + wp->normal_impulse), ti = V(load)(LANES(part) + wp->tangent_impulse);
 		if (!first_substep) {
-			V(store)(LANES(half) + wp->total_normal_impulse, V(add)(V(load)(LANES(half) + wp->total_normal_impulse), ni));
-			V(store)(LANES(half) + wp->total_tangent_impulse, V(add)(V(load)(LANES(half) + wp->total_tangent_impulse), ti));
+			V(store)(LANES(part) + wp->total_normal_impulse, V(add)(V(load)(LANES(part) + wp->total_normal_impulse), ni));
+			V(store)(LANES(part) + wp->total_tangent_impulse, V(add)(V(load)(LANES(part) + wp->total_tangent_impulse), ti));
 		}
 		VT px = V(add)(V(mul)(ni, nx), V(mul)(ti, tx)), py = V(add)(V(mul)(ni, ny), V(mul)(ti, ty));
-		K(apply)(&a, &b, &m, V(load)(LANES(half) + wp->rax), V(load)(LANES(half) + wp->ray), V(load)(LANES(half) + wp->rbx), V(load)(LANES(half) + wp->rby), px, py);
+		K(apply)(&a, &b, &m, V(load)(LANES(part) + wp->rax), V(load)(LANES(part) + wp->ray), V(load)(LANES(part) + wp->rbx), V(load)(LANES(part) + wp->rby), px, py);
 	}
-	K(scatter)(bodies, LANES(half) + cw->offset_a, &a, m.ma);
-	K(scatter)(bodies, LANES(half) + cw->offset_b, &b, m.mb);
+	K(scatter)(bodies, LANES(part) + cw->offset_a, &a, m.ma);
+	K(scatter)(bodies, LANES(part) + cw->offset_b, &b, m.mb);
 }
 
 /* The separation of point wp now, from the bodies' position and rotation change in the step. */
-static inline VT K(separation)(const K(body) *a, const K(body) *b, const wide_point *wp, int half, VT nx, VT ny)
+static inline VT K(separation)(const K(body) *a, const K(body) *b, const wide_point *wp, int part, VT nx, VT ny)
 {
-	VT rax = V(load)(LANES(half) + wp->rax), ray = V(load)(LANES(half) + wp->ray), rbx = V(load)(LANES(half) + wp->rbx), rby = V(load)(LANES(half) + wp->rby);
+	VT rax = V(load)(LANES(part) + wp->rax), ray = V(load)(LANES(part) + wp->ray), rbx = V(load)(LANES(part) + wp->rbx), rby = V(load)(LANES(part) + wp->rby);
 	VT dax = V(add)(a->dpx, V(sub)(V(mul)(a->qc, rax), V(mul)(a->qs, ray)));
 	VT day = V(add)(a->dpy, V(add)(V(mul)(a->qs, rax), V(mul)(a->qc, ray)));
 	VT dbx = V(add)(b->dpx, V(sub)(V(mul)(b->qc, rbx), V(mul)(b->qs, rby)));
 	VT dby = V(add)(b->dpy, V(add)(V(mul)(b->qs, rbx), V(mul)(b->qc, rby)));
 	VT d = V(add)(V(mul)(V(sub)(dbx, dax), nx), V(mul)(V(sub)(dby, day), ny));
-	return V(add)(V(load)(LANES(half) + wp->base_separation), d);
+	return V(add)(V(load)(LANES(part) + wp->base_separation), d);
 }
 
 /* The settings of one solve pass, as lane constants. Which kind of pass it is (biased, first relax,
@@ -128,7 +129,7 @@ KERNEL_INLINE VT K(point_total)(const K(pass) *ps, bool use_bias, VM seq_soft, V
  * A long kernel on purpose: it is the solver's inner loop, and every branch of the scalar code
  * (contact_solver.c: sinew_contacts_solve and solve_block) is a pair of results and a select.
  * pass is a constant where the kernel is inlined (sinew_contact_pass). */
-KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a, K(body) *b, const K(mass) *m,
+KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int part, K(body) *a, K(body) *b, const K(mass) *m,
                                    const K(pass) *ps, sinew_contact_pass pass, VT nx, VT ny)
 {
 	bool use_bias = pass == SINEW_CONTACT_PASS_BIASED;
@@ -137,16 +138,16 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 	VM block_soft[2], seq_soft[2];
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
-		vn[j] = K(relative_speed)(a, b, V(load)(LANES(half) + wp->rax), V(load)(LANES(half) + wp->ray), V(load)(LANES(half) + wp->rbx), V(load)(LANES(half) + wp->rby), nx, ny);
+		vn[j] = K(relative_speed)(a, b, V(load)(LANES(part) + wp->rax), V(load)(LANES(part) + wp->ray), V(load)(LANES(part) + wp->rbx), V(load)(LANES(part) + wp->rby), nx, ny);
 		if (!use_bias) block_soft[j] = seq_soft[j] = V(all)(false);
 		/* relax, jointed pair: a speculative point that is already pushing may not approach */
-		VM pushing = V(and)(V(gt)(V(load)(LANES(half) + cw->hold), ps->zero), V(gt)(V(load)(LANES(half) + wp->normal_impulse), ps->zero));
+		VM pushing = V(and)(V(gt)(V(load)(LANES(part) + cw->hold), ps->zero), V(gt)(V(load)(LANES(part) + wp->normal_impulse), ps->zero));
 		if (pass == SINEW_CONTACT_PASS_RELAX_AGAIN) {
 			/* the first relax pass's gap: the positions have not moved since */
-			bias[j] = V(select)(pushing, ps->zero, V(load)(LANES(half) + wp->relax_gap));
+			bias[j] = V(select)(pushing, ps->zero, V(load)(LANES(part) + wp->relax_gap));
 			continue;
 		}
-		VT s = K(separation)(a, b, wp, half, nx, ny);
+		VT s = K(separation)(a, b, wp, part, nx, ny);
 		VM speculative = V(gt)(s, ps->zero);
 		VT gap_bias = V(mul)(s, ps->inv_h);
 		if (use_bias) {
@@ -155,19 +156,19 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 			block_soft[j] = V(le)(s, ps->zero);
 			seq_soft[j] = V(le)(bias[j], ps->zero);
 			/* speed at impact (true velocity: the solver's lags half a substep of forces) */
-			VM capture = V(eq)(V(load)(LANES(half) + wp->max_normal_impulse), ps->zero);
-			VT rv = V(add)(vn[j], V(mul)(ps->half, V(load)(LANES(half) + cw->force_dv)));
-			V(store)(LANES(half) + wp->relative_velocity, V(select)(capture, rv, V(load)(LANES(half) + wp->relative_velocity)));
+			VM capture = V(eq)(V(load)(LANES(part) + wp->max_normal_impulse), ps->zero);
+			VT rv = V(add)(vn[j], V(mul)(ps->half, V(load)(LANES(part) + cw->force_dv)));
+			V(store)(LANES(part) + wp->relative_velocity, V(select)(capture, rv, V(load)(LANES(part) + wp->relative_velocity)));
 		} else {
 			/* the speculative gap closed in one substep, kept for the next relax passes */
 			VT gap = V(select)(speculative, gap_bias, ps->zero);
-			V(store)(LANES(half) + wp->relax_gap, gap);
+			V(store)(LANES(part) + wp->relax_gap, gap);
 			bias[j] = V(select)(pushing, ps->zero, gap);
 		}
 	}
 	/* the block: both points soft or both rigid, and one of the four cases fits */
-	VT a0 = V(load)(LANES(half) + p0->normal_impulse), a1 = V(load)(LANES(half) + p1->normal_impulse);
-	VT k11 = V(load)(LANES(half) + cw->k11), k12 = V(load)(LANES(half) + cw->k12), k22 = V(load)(LANES(half) + cw->k22);
+	VT a0 = V(load)(LANES(part) + p0->normal_impulse), a1 = V(load)(LANES(part) + p1->normal_impulse);
+	VT k11 = V(load)(LANES(part) + cw->k11), k12 = V(load)(LANES(part) + cw->k12), k22 = V(load)(LANES(part) + cw->k22);
 	VM same = V(all)(true);
 	VT q0 = V(sub)(V(add)(vn[0], bias[0]), V(add)(V(mul)(k11, a0), V(mul)(k12, a1)));
 	VT q1 = V(sub)(V(add)(vn[1], bias[1]), V(add)(V(mul)(k12, a0), V(mul)(k22, a1)));
@@ -179,7 +180,7 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 		q0 = V(sub)(V(mul)(ms, V(add)(vn[0], bias[0])), V(mul)(keep, V(add)(V(mul)(k11, a0), V(mul)(k12, a1))));
 		q1 = V(sub)(V(mul)(ms, V(add)(vn[1], bias[1])), V(mul)(keep, V(add)(V(mul)(k12, a0), V(mul)(k22, a1))));
 	}
-	VT neg_inv_det = V(load)(LANES(half) + cw->neg_inv_det);
+	VT neg_inv_det = V(load)(LANES(part) + cw->neg_inv_det);
 	VT x0 = V(mul)(neg_inv_det, V(sub)(V(mul)(k22, q0), V(mul)(k12, q1)));
 	VT x1 = V(mul)(neg_inv_det, V(sub)(V(mul)(k11, q1), V(mul)(k12, q0)));
 	VM ok1 = V(and)(V(ge)(x0, ps->zero), V(ge)(x1, ps->zero));
@@ -188,47 +189,47 @@ KERNEL_INLINE void K(solve_normal)(sinew_contact_wide *cw, int half, K(body) *a,
 	VT z1 = V(div)(V(neg)(q1), k22);
 	VM ok3 = V(and)(V(ge)(z1, ps->zero), V(ge)(V(add)(V(mul)(k12, z1), q0), ps->zero));
 	VM ok4 = V(and)(V(ge)(q0, ps->zero), V(ge)(q1, ps->zero));
-	VM block = V(gt)(V(load)(LANES(half) + cw->block), ps->zero);
+	VM block = V(gt)(V(load)(LANES(part) + cw->block), ps->zero);
 	if (use_bias) block = V(and)(block, same);
 	VM use_block = V(and)(block, V(or)(V(or)(ok1, ok2), V(or)(ok3, ok4)));
 	VT bx0 = V(select)(ok1, x0, V(select)(ok2, y0, ps->zero));
 	VT bx1 = V(select)(ok1, x1, V(select)(ok2, ps->zero, V(select)(ok3, z1, ps->zero)));
 	/* point 0, one by one where the block does not apply */
-	VT t0 = K(point_total)(ps, use_bias, seq_soft[0], V(load)(LANES(half) + p0->normal_mass), vn[0], bias[0], a0);
+	VT t0 = K(point_total)(ps, use_bias, seq_soft[0], V(load)(LANES(part) + p0->normal_mass), vn[0], bias[0], a0);
 	VT n0 = V(select)(use_block, bx0, V(max)(t0, ps->zero));
 	VT d0 = V(sub)(n0, a0);
-	VT rax0 = V(load)(LANES(half) + p0->rax), ray0 = V(load)(LANES(half) + p0->ray), rbx0 = V(load)(LANES(half) + p0->rbx), rby0 = V(load)(LANES(half) + p0->rby);
-	V(store)(LANES(half) + p0->normal_impulse, n0);
-	V(store)(LANES(half) + p0->max_normal_impulse, V(max)(V(load)(LANES(half) + p0->max_normal_impulse), d0));
+	VT rax0 = V(load)(LANES(part) + p0->rax), ray0 = V(load)(LANES(part) + p0->ray), rbx0 = V(load)(LANES(part) + p0->rbx), rby0 = V(load)(LANES(part) + p0->rby);
+	V(store)(LANES(part) + p0->normal_impulse, n0);
+	V(store)(LANES(part) + p0->max_normal_impulse, V(max)(V(load)(LANES(part) + p0->max_normal_impulse), d0));
 	K(apply)(a, b, m, rax0, ray0, rbx0, rby0, V(mul)(d0, nx), V(mul)(d0, ny));
 	/* point 1 after point 0's impulse */
-	VT rax1 = V(load)(LANES(half) + p1->rax), ray1 = V(load)(LANES(half) + p1->ray), rbx1 = V(load)(LANES(half) + p1->rbx), rby1 = V(load)(LANES(half) + p1->rby);
+	VT rax1 = V(load)(LANES(part) + p1->rax), ray1 = V(load)(LANES(part) + p1->ray), rbx1 = V(load)(LANES(part) + p1->rbx), rby1 = V(load)(LANES(part) + p1->rby);
 	VT v1 = K(relative_speed)(a, b, rax1, ray1, rbx1, rby1, nx, ny);
-	VT t1 = K(point_total)(ps, use_bias, seq_soft[1], V(load)(LANES(half) + p1->normal_mass), v1, bias[1], a1);
+	VT t1 = K(point_total)(ps, use_bias, seq_soft[1], V(load)(LANES(part) + p1->normal_mass), v1, bias[1], a1);
 	VT n1 = V(select)(use_block, bx1, V(max)(t1, ps->zero));
 	VT d1 = V(sub)(n1, a1);
-	V(store)(LANES(half) + p1->normal_impulse, n1);
-	V(store)(LANES(half) + p1->max_normal_impulse, V(max)(V(load)(LANES(half) + p1->max_normal_impulse), d1));
+	V(store)(LANES(part) + p1->normal_impulse, n1);
+	V(store)(LANES(part) + p1->max_normal_impulse, V(max)(V(load)(LANES(part) + p1->max_normal_impulse), d1));
 	K(apply)(a, b, m, rax1, ray1, rbx1, rby1, V(mul)(d1, nx), V(mul)(d1, ny));
 }
 
 /* Coulomb friction of both points, one after the other. */
-KERNEL_INLINE void K(solve_friction)(sinew_contact_wide *cw, int half, K(body) *a, K(body) *b, const K(mass) *m, VT tx,
+KERNEL_INLINE void K(solve_friction)(sinew_contact_wide *cw, int part, K(body) *a, K(body) *b, const K(mass) *m, VT tx,
                                      VT ty)
 {
-	VT friction = V(load)(LANES(half) + cw->friction);
+	VT friction = V(load)(LANES(part) + cw->friction);
 	for (int j = 0; j < 2; ++j) {
 		wide_point *wp = &cw->points[j];
-		VT rax = V(load)(LANES(half) + wp->rax), ray = V(load)(LANES(half) + wp->ray), rbx = V(load)(LANES(half) + wp->rbx), rby = V(load)(LANES(half) + wp->rby);
+		VT rax = V(load)(LANES(part) + wp->rax), ray = V(load)(LANES(part) + wp->ray), rbx = V(load)(LANES(part) + wp->rbx), rby = V(load)(LANES(part) + wp->rby);
 		VT vt = K(relative_speed)(a, b, rax, ray, rbx, rby, tx, ty);
-		VT limit = V(mul)(friction, V(load)(LANES(half) + wp->normal_impulse));
+		VT limit = V(mul)(friction, V(load)(LANES(part) + wp->normal_impulse));
 		/* old + (-tangent_mass vt), written as the subtraction it is bit for bit */
-		VT old = V(load)(LANES(half) + wp->tangent_impulse);
-		VT total = V(sub)(old, V(mul)(V(load)(LANES(half) + wp->tangent_mass), vt));
+		VT old = V(load)(LANES(part) + wp->tangent_impulse);
+		VT total = V(sub)(old, V(mul)(V(load)(LANES(part) + wp->tangent_mass), vt));
 		VT low = V(neg)(limit);
 		total = V(select)(V(lt)(total, low), low, V(select)(V(gt)(total, limit), limit, total));
 		VT d = V(sub)(total, old);
-		V(store)(LANES(half) + wp->tangent_impulse, total);
+		V(store)(LANES(part) + wp->tangent_impulse, total);
 		K(apply)(a, b, m, rax, ray, rbx, rby, V(mul)(d, tx), V(mul)(d, ty));
 	}
 }
@@ -249,16 +250,16 @@ static inline K(pass) K(make_pass)(const sinew_world *w, float inv_h)
 }
 
 /* One solve of one wide constraint (of the lanes this instance spans); pass a constant where inlined. */
-KERNEL_INLINE void K(solve_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int half, const K(pass) *ps,
+KERNEL_INLINE void K(solve_block)(sinew_solver_body *bodies, sinew_contact_wide *cw, int part, const K(pass) *ps,
                                   sinew_contact_pass pass)
 {
 	bool pose = pass != SINEW_CONTACT_PASS_RELAX_AGAIN; /* the pass computes separations */
-	K(body) a = pose ? K(gather)(bodies, LANES(half) + cw->offset_a) : K(gather_velocity)(bodies, LANES(half) + cw->offset_a);
-	K(body) b = pose ? K(gather)(bodies, LANES(half) + cw->offset_b) : K(gather_velocity)(bodies, LANES(half) + cw->offset_b);
-	K(mass) m = K(load_mass)(cw, half);
-	VT nx = V(load)(LANES(half) + cw->nx), ny = V(load)(LANES(half) + cw->ny);
-	K(solve_normal)(cw, half, &a, &b, &m, ps, pass, nx, ny);
-	K(solve_friction)(cw, half, &a, &b, &m, ny, V(neg)(nx));
-	K(scatter)(bodies, LANES(half) + cw->offset_a, &a, m.ma);
-	K(scatter)(bodies, LANES(half) + cw->offset_b, &b, m.mb);
+	K(body) a = pose ? K(gather)(bodies, LANES(part) + cw->offset_a) : K(gather_velocity)(bodies, LANES(part) + cw->offset_a);
+	K(body) b = pose ? K(gather)(bodies, LANES(part) + cw->offset_b) : K(gather_velocity)(bodies, LANES(part) + cw->offset_b);
+	K(mass) m = K(load_mass)(cw, part);
+	VT nx = V(load)(LANES(part) + cw->nx), ny = V(load)(LANES(part) + cw->ny);
+	K(solve_normal)(cw, part, &a, &b, &m, ps, pass, nx, ny);
+	K(solve_friction)(cw, part, &a, &b, &m, ny, V(neg)(nx));
+	K(scatter)(bodies, LANES(part) + cw->offset_a, &a, m.ma);
+	K(scatter)(bodies, LANES(part) + cw->offset_b, &b, m.mb);
 }

@@ -305,7 +305,7 @@ static int32_t create_joint(sinew_world *w, sinew_joint_type type, const sinew_j
 	j->local_axis_a = sinew_inv_rotate(xfa.q, cf->axis);
 	j->reference_angle = cf->use_reference ? cf->reference : sinew_relative_angle(xfa.q, bb->xf.q);
 	sinew_vec2 d = sinew_sub(bb->center, center_a);
-	j->swing_reference = sinew_length_squared(d) > 0.0f ? atan2f(d.y, d.x) : 0.0f;
+	j->swing_reference = sinew_length_squared(d) > 0.0f ? sinew_atan2(d.y, d.x) : 0.0f;
 	link_joint_edge(w, index, 0);
 	link_joint_edge(w, index, 1);
 	w->joint_count += 1;

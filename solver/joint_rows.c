@@ -177,7 +177,7 @@ float sinew_joint_swing_angle(const sinew_joint *j, const sinew_joint_frame *f)
 {
 	sinew_vec2 d = sinew_sub(f->center_b, f->center_a);
 	if (sinew_length_squared(d) == 0.0f) return 0.0f;
-	return wrap_angle(atan2f(d.y, d.x) - j->swing_reference);
+	return wrap_angle(sinew_atan2(d.y, d.x) - j->swing_reference);
 }
 
 /* The swing taken a whole turn towards the band when that brings it nearer: outside its band the
