@@ -1468,9 +1468,10 @@ static bool untouched_since_solve(const sinew_world *w, const sinew_tree_range *
 static bool loop_limits_changed(const sinew_world *w, const sinew_tree_range *r)
 {
 	if (!r->has_loops || !r->has_limits || w->loops_iterative) return false;
-	for (int32_t i = r->begin; i < r->end; ++i) {
+	/* only a joint with limits changes its block (its rigid rows plus at most one limit) */
+	for (int32_t q = r->limits; q < r->lists_end; ++q) {
+		int32_t i = w->tree_lists[q];
 		const sinew_tree_node *n = &w->tree_nodes[i];
-		if (n->is_body) continue;
 		const sinew_tree_keep *k = &w->tree_keep[i];
 		if (n->dim != k->dim || (n->dim > n->rigid ? n->rows[n->dim - 1] : -1) != k->limit) return true;
 	}
